@@ -25,7 +25,7 @@ from service import RefereeService
 OLD = Path(__file__).resolve().parent.parent / "fixtures" / "legacy-rules"
 DUEL, GOAL, POSITION = "gammasphere-as83muvr", "prismatic-72bqwetm", "prizmik-dsx7xshq"
 GAMES = (DUEL, GOAL, POSITION)
-ADDED_SINCE = {"no_target", "self_target", "weapon_carriers", "goal_reach"}
+ADDED_SINCE = {"no_target", "self_target", "weapon_carriers", "goal_reach", "waiting_promotion"}
 
 
 @pytest.fixture
@@ -57,6 +57,8 @@ def test_a_switch_offered_since_plays_the_rules_of_the_record(old: RefereeServic
     """GS-I.32 and PX-I.30: the record lacks the switch, so it plays the earlier rules."""
     assert old.load(DUEL).setup.variants["no_target"] == "refuse"
     assert old.load(GOAL).setup.variants["goal_reach"] == "play_on"
+    # PZ-10.15: waiting_promotion's default (no) is the rule the record was played under
+    assert old.load(POSITION).setup.variants["waiting_promotion"] == "no"
     fresh = games.load("gammasphere").recorded_variants(
         games.load("gammasphere").resolve_variants({})
     )

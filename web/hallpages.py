@@ -23,7 +23,7 @@ or the refusal with its clause (EV-9.2, EV-9.4).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Annotated, Any, ParamSpec, TypeVar
 from urllib.parse import quote
@@ -142,11 +142,13 @@ def _minutes(raw: str) -> int:
     return int(raw.strip())
 
 
-@post("/events/{event_id:str}/clock/do", include_in_schema=False, status_code=303)
-async def clock_form(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
-    """A clock control of the page, carried out once per its key (``web.formkeys``) as
-    ``POST /api/events/E/clock`` and ``.../tables/N/extensions`` do it (the same service
-    calls, the same access check), then a redirect to the page showing the outcome."""
+Act = Callable[[Principal, str, dict[str, str]], Awaitable[formkeys.Outcome]]
+
+
+async def _staff_form(request: AnyRequest, event_id: str, page: str, act: Act) -> Redirect:
+    """A staff form of the event's ``page`` (the clock, the slips): ``act(who, event,
+    form)`` carried out once per the form's key (``web.formkeys``), a refusal kept with
+    its clause and what was typed, then a redirect to the page showing the outcome."""
     web = web_of(request)
     who = _who(web, request)
     if isinstance(who, Redirect):
@@ -157,43 +159,69 @@ async def clock_form(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
     if not formkeys.valid_key(key):
         key = formkeys.new_key()  # a form without one (a script): carried out, still redirected
     event = event_id.strip()
-    action = form.get("action", "").strip()
 
     async def run() -> formkeys.Outcome:
         try:
-            if action in MARKS:
-                mark = _admitted(who, web.svc.event_clock, need("clock"))
-                view = await web.run_event_write(mark, event, action, by=who.label)
-                return formkeys.Outcome(True, f"{view.stage}'s clock: {view.state}", 201)
-            if action != "extend":
-                raise RefusedError(f"the clock's controls are {', '.join(MARKS)} and extend")
-            raw_table = form.get("table", "").strip()
-            if not raw_table.isdigit():
-                raise RefusedError(f"EV-9.4: name the table, not {raw_table!r}")
-            table = int(raw_table)
-            extend = _admitted(who, web.svc.event_extend, need("clock", event, (table,)))
-            reason = form.get("reason", "").strip()
-            if len(reason) > REASON_LONGEST:
-                return formkeys.Outcome(
-                    False,
-                    f"the reason is {len(reason):,} characters; at most {REASON_LONGEST} are "
-                    "taken; nothing was stored",
-                    422,
-                    form,
-                )
-            minutes = _minutes(form.get("minutes", ""))
-            await web.run_event_write(extend, event, table, minutes, reason=reason, by=who.label)
-            return formkeys.Outcome(True, f"table {table}: {minutes} more minutes ({reason})", 201)
+            return await act(who, event, form)
         except AccessDeniedError as exc:
             return formkeys.Outcome(False, str(exc), 403, form)
-        except RefusedError as exc:
+        except (RefusedError, ValueError) as exc:
             return formkeys.Outcome(False, str(exc), 400, form)
         finally:
             web.hub.poke()
 
     said = await formkeys.once(web, who, request.url.path, form, key, run)
-    target = f"/events/{quote(event, safe='')}/clock?said={quote(said.key or key, safe='')}"
-    return Redirect(path=target + "#clock-said", status_code=303)
+    target = f"/events/{quote(event, safe='')}/{page}?said={quote(said.key or key, safe='')}"
+    return Redirect(path=f"{target}#{page}-said", status_code=303)
+
+
+def _too_long(form: dict[str, str], field: str, longest: int) -> formkeys.Outcome | None:
+    """The refusal of ``form``'s ``field`` past ``longest`` characters (nothing stored)."""
+    value = form.get(field, "").strip()
+    if len(value) <= longest:
+        return None
+    return formkeys.Outcome(
+        False,
+        f"the {field} is {len(value):,} characters; at most {longest:,} are taken; nothing "
+        "was stored",
+        422,
+        form,
+    )
+
+
+def _table_of(form: dict[str, str], clause: str) -> int:
+    raw = form.get("table", "").strip()
+    if not raw.isdigit():
+        raise RefusedError(f"{clause}: name the table, not {raw!r}")
+    return int(raw)
+
+
+@post("/events/{event_id:str}/clock/do", include_in_schema=False, status_code=303)
+async def clock_form(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
+    """A clock control of the page, carried out once per its key (``web.formkeys``) as
+    ``POST /api/events/E/clock`` and ``.../tables/N/extensions`` do it (the same service
+    calls, the same access check), then a redirect to the page showing the outcome."""
+    web = web_of(request)
+
+    async def act(who: Principal, event: str, form: dict[str, str]) -> formkeys.Outcome:
+        action = form.get("action", "").strip()
+        if action in MARKS:
+            mark = _admitted(who, web.svc.event_clock, need("clock"))
+            view = await web.run_event_write(mark, event, action, by=who.label)
+            return formkeys.Outcome(True, f"{view.stage}'s clock: {view.state}", 201)
+        if action != "extend":
+            raise RefusedError(f"the clock's controls are {', '.join(MARKS)} and extend")
+        table = _table_of(form, "EV-9.4")
+        extend = _admitted(who, web.svc.event_extend, need("clock", event, (table,)))
+        too_long = _too_long(form, "reason", REASON_LONGEST)
+        if too_long is not None:
+            return too_long
+        reason = form.get("reason", "").strip()
+        minutes = _minutes(form.get("minutes", ""))
+        await web.run_event_write(extend, event, table, minutes, reason=reason, by=who.label)
+        return formkeys.Outcome(True, f"table {table}: {minutes} more minutes ({reason})", 201)
+
+    return await _staff_form(request, event_id, "clock", act)
 
 
 SLIP_LONGEST = 1000
@@ -208,44 +236,18 @@ async def slip_form(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
     slip supersedes the players' pending or disputed reports, EV-11.6), then a redirect to
     the slips page showing what was recorded or the refusal with its clause."""
     web = web_of(request)
-    who = _who(web, request)
-    if isinstance(who, Redirect):
-        return who
-    data = await request.form()
-    form = {str(k): str(v) for k, v in data.items()}
-    key = form.pop(formkeys.FIELD, "").strip()
-    if not formkeys.valid_key(key):
-        key = formkeys.new_key()  # a form without one (a script): carried out, still redirected
-    event = event_id.strip()
 
-    async def run() -> formkeys.Outcome:
-        try:
-            raw_table = form.get("table", "").strip()
-            if not raw_table.isdigit():
-                raise RefusedError(f"EV-3.1: name the table, not {raw_table!r}")
-            table = int(raw_table)
-            enter = _admitted(who, web.svc.event_result, need("result", event, (table,)))
-            result = form.get("result", "").strip()
-            if len(result) > SLIP_LONGEST:
-                return formkeys.Outcome(
-                    False,
-                    f"the result is {len(result):,} characters; at most {SLIP_LONGEST:,} are "
-                    "taken; nothing was stored",
-                    422,
-                    form,
-                )
-            await web.run_event_write(enter, event, [f"{table}={result}"], by=who.label)
-            return formkeys.Outcome(True, f"table {table}: {result} recorded", 201)
-        except AccessDeniedError as exc:
-            return formkeys.Outcome(False, str(exc), 403, form)
-        except (RefusedError, ValueError) as exc:
-            return formkeys.Outcome(False, str(exc), 400, form)
-        finally:
-            web.hub.poke()
+    async def act(who: Principal, event: str, form: dict[str, str]) -> formkeys.Outcome:
+        table = _table_of(form, "EV-3.1")
+        enter = _admitted(who, web.svc.event_result, need("result", event, (table,)))
+        too_long = _too_long(form, "result", SLIP_LONGEST)
+        if too_long is not None:
+            return too_long
+        result = form.get("result", "").strip()
+        await web.run_event_write(enter, event, [f"{table}={result}"], by=who.label)
+        return formkeys.Outcome(True, f"table {table}: {result} recorded", 201)
 
-    said = await formkeys.once(web, who, request.url.path, form, key, run)
-    target = f"/events/{quote(event, safe='')}/slips?said={quote(said.key or key, safe='')}"
-    return Redirect(path=target + "#slips-said", status_code=303)
+    return await _staff_form(request, event_id, "slips", act)
 
 
 HALL_PAGES = [clock_page, clock_form, slip_form]

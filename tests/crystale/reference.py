@@ -307,7 +307,9 @@ class Reference:
         c = self.crystals[u.crystal]
         value = c.ranks[u.rank - 1].atk + u.atk_mod + u.atk_turn
         tile = ELEMENT[s.tiles[u.tile]]
-        if tile == c.element:
+        if tile == "Ice":
+            pass  # the Ice row of the notes' table has no effect, for Ice Servants too
+        elif tile == c.element:
             value += 10
         elif WEAKENS.get(tile) == c.element:
             value -= 5

@@ -143,3 +143,19 @@ def test_cr_4_7_an_effect_changes_a_tile_and_the_atk_follows() -> None:
     state = play(state, "use u1 2 @d1")
     assert state.tiles[TILE_INDEX["d1"]] == "F"
     assert RULES.observe(state)["units"][2]["atk"] == 30
+
+
+def test_cr_4_6_the_reference_model_gives_an_ice_servant_nothing_on_ice() -> None:
+    """CR-4.6: the notes' table gives the Ice row no effect at all, so an Ice Servant on an
+    Ice tile keeps its printed ATK in the engine and in the independent reference model."""
+    import msgspec
+
+    from tests.crystale.reference import Reference, from_engine
+
+    state = play(main_phase(), "summon Cinderpup @c2")  # an all-Ice board
+    pup = state.book.crystals["Cinderpup"]
+    icy = msgspec.structs.replace(pup, element="Ice")
+    reference = Reference({**state.book.crystals, "Cinderpup": icy}, [None, None])
+    model = from_engine(state)
+    assert reference.atk(model, model.units[3]) == pup.ranks[0].atk == 20
+    assert tile_atk_modifier("I", "Ice") == 0

@@ -334,3 +334,22 @@ def test_cr_12_3_a_sealed_pool_shows_no_fifth_copy() -> None:
     )
     assert "4 copies of Reefling" in rejected(state, "pull Reefling", "CR-12.3")
     assert judge(state, "pull Kelpie Skirmisher").legal
+
+
+def test_cr_12_3_a_sealed_pool_shows_no_eleventh_servant() -> None:
+    """CR-3.5: a pool holds ten Servant crystals at most, so once ten are seen from a sealed
+    pool, an eleventh Servant named from it is refused (CR-12.3), a Spell still accepted."""
+    from referee.games.crystale.decks import check_named
+
+    state = play(_sealed_water(), ("p2", "summoner Thalassa Tidecaller"))
+    knowledge = state.sides[1].knowledge
+    assert knowledge is not None
+    for name in ["Reefling"] * 4 + ["Kelpie Skirmisher"] * 4 + ["Coral Bastion"] * 1:
+        knowledge = knowledge.with_seen(name)
+    book = state.book
+    assert check_named(book, knowledge, "Harpoon Naiad", "CR-12.3").legal  # the tenth
+    knowledge = knowledge.with_seen("Coral Bastion")
+    verdict = check_named(book, knowledge, "Harpoon Naiad", "CR-12.3")
+    assert not verdict.legal
+    assert "CR-3.5" in verdict.violations[0].reason
+    assert check_named(book, knowledge, "Tidal Lash", "CR-12.3").legal

@@ -72,6 +72,28 @@ def test_cr_9_4_and_cr_i_18_a_slot_takes_a_reported_servant_from_the_pool() -> N
     rejected(after, "slot servant Sootwing Drake", "CR-9.1")  # the one slot is spent
 
 
+def test_cr_i_18_a_table_may_put_a_slots_servant_onto_the_board() -> None:
+    """CR-I.18 (slot_servant=board): the slot's Servant is placed on a free tile next to the
+    Summoner; the entry asks for that placement, carried out as an adjustment (CR-11.2),
+    with no MP paid and the turn's own summon kept (CR-7.3)."""
+    state = adjust(
+        main_phase(variants={"slot_servant": "board"}),
+        "move p1 hand>plane Cinderpup; move p1 hand>plane Cinderpup",
+    )
+    verdict = judge(state, "slot servant Sootwing Drake")
+    assert verdict.legal
+    assert [r.clause for r in verdict.rulings] == ["CR-I.18"]
+    assert "next to p1's Summoner" in verdict.rulings[0].text
+    mp = state.sides[0].mp
+    after = adjust(play(state, "slot servant Sootwing Drake"), "move p1 hand>c2 Sootwing Drake")
+    assert after.units[3].crystal == "Sootwing Drake"
+    assert after.sides[0].mp == mp
+    assert not after.sides[0].summoned
+    by_default = judge(with_plane(2), "slot servant Sootwing Drake")  # into the hand
+    assert by_default.legal
+    assert by_default.rulings == ()
+
+
 def test_cr_9_5_a_slot_regains_the_recharge_within_the_limit() -> None:
     state = play(with_plane(2), "cast Flame Lance @u2", "cast Flame Lance @u2", "slot mp")
     assert state.sides[0].mp == 60 + 40

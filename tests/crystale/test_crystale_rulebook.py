@@ -34,6 +34,7 @@ def test_rulebook_has_its_sections_interpretations_and_variants() -> None:
             "slot_phase",
             "slot_earning",
             "zero_strike",
+            "slot_servant",
         },
     )
     assert len(load_rulebook("crystale").clauses) >= 100

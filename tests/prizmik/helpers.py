@@ -180,11 +180,19 @@ def ref_actions(board: str, turn: str, fleet_capturable: bool = True) -> set[str
 
 
 def ref_apply(
-    board: str, turn: str, reserves: tuple[int, int], text: str, far_rank_step: bool = True
+    board: str,
+    turn: str,
+    reserves: tuple[int, int],
+    text: str,
+    far_rank_step: bool = True,
+    waiting_promotion: bool = False,
 ) -> tuple[str, tuple[int, int]]:
     """The board and reserves after a legal action, computed naively; with
     ``far_rank_step`` off a fighter that moves or captures from its far rank has not
-    reached it (PZ-10.5), while a deployed fighter always has."""
+    reached it (PZ-10.5), while a deployed fighter always has. With ``waiting_promotion``
+    a home square that held a piece before the action and none after it lets its owner's
+    lone fighter waiting on the far end of that file promote, unless the action took that
+    owner's last base (PZ-10.15, PZ-8.1)."""
     cells = list(board)
     o = (int(text[1]) - 1) * 8 + FILES.index(text[0])
     t = (int(text[4]) - 1) * 8 + FILES.index(text[3])
@@ -209,6 +217,17 @@ def ref_apply(
             cells[t] = "."
             cells[home] = "F" if red else "f"
             res[side] -= 1
+    if waiting_promotion:
+        for seat, home_rank, fighter, fleet in (("red", 0, "X", "F"), ("blue", 7, "x", "f")):
+            owner = 0 if seat == "red" else 1
+            if seat != turn and ref_bases("".join(cells), seat) == 0:
+                continue
+            for f in range(8):
+                home, far_sq = home_rank * 8 + f, (7 - home_rank) * 8 + f
+                emptied = board[home] != "." and cells[home] == "."
+                if emptied and cells[far_sq] == fighter and res[owner] > 0:
+                    cells[far_sq], cells[home] = ".", fleet
+                    res[owner] -= 1
     return "".join(cells), (res[0], res[1])
 
 

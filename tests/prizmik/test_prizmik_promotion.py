@@ -1,4 +1,4 @@
-"""Promotion into a reserve fleet (PZ-7, PZ-10.5)."""
+"""Promotion into a reserve fleet (PZ-7, PZ-10.5, PZ-10.15)."""
 
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ def test_pz_10_5_ship_stack_on_the_far_rank_does_not_promote() -> None:
     assert after.reserves == (3, 3)
 
 
-def test_pz_10_5_waiting_fighter_does_not_promote_when_home_empties() -> None:
+def test_pz_10_15_waiting_fighter_does_not_promote_when_home_empties_by_default() -> None:
     # red fighter already on d8; red's base on d1 is taken by blue; the fighter stays
     state = pos(board(d8="X", d1="B", e2="s", g5="H"), turn="blue")
     state = play(state, ["e2xd1"])
@@ -128,3 +128,45 @@ def test_promotion_is_offered_by_legal_actions_as_an_ordinary_move() -> None:
     state = pos(board(b7="X"))
     texts = {RULES.notation(a) for a in RULES.legal_actions(state)}
     assert {"b7-a8", "b7-b8", "b7-c8"} <= texts
+
+
+def test_pz_10_15_variant_waiting_promotion_yes_promotes_when_home_empties() -> None:
+    """waiting_promotion=yes: the blue ship leaving d1 empties red's home square, so red's
+    fighter waiting on d8 promotes at once, in blue's action (PZ-10.15, PZ-7.2); under the
+    default (no) the same action leaves it waiting."""
+    state = pos(board(d8="X", d1="s"), turn="blue", waiting_promotion="yes")
+    after = play(state, ["d1-c2"])
+    assert (square(after, "d8"), square(after, "d1"), after.reserves) == (".", "F", (2, 3))
+    assert after.fighters == (0, 0)
+    assert after.bases == (state.bases[0] + 1, state.bases[1])
+    assert after.quiet == 0
+    default = play(pos(board(d8="X", d1="s"), turn="blue"), ["d1-c2"])
+    assert (square(default, "d8"), square(default, "d1"), default.reserves) == (
+        "X",
+        ".",
+        (3, 3),
+    )
+
+
+def test_pz_10_15_variant_waiting_promotion_by_own_capture_and_for_blue() -> None:
+    """The origin of a capture is emptied too; blue waits on rank 1 for its rank-8 square."""
+    red = play(pos(board(d8="X", d1="S", e2="b"), waiting_promotion="yes"), ["d1xe2"])
+    assert (square(red, "e2"), square(red, "d1"), square(red, "d8")) == ("S", "F", ".")
+    assert red.reserves == (2, 3)
+    blue = play(pos(board(b1="x", b8="H"), waiting_promotion="yes"), ["b8-b6"])
+    assert (square(blue, "b1"), square(blue, "b8"), blue.reserves) == (".", "f", (3, 2))
+
+
+def test_pz_10_15_variant_waiting_promotion_needs_a_reserve_and_yields_to_pz_8_1() -> None:
+    """No reserve, no promotion (PZ-7.3); and a ship that takes the owner's last base from
+    the owner's home square wins at once by PZ-8.1, with nothing promoted."""
+    none_left = play(
+        pos(board(d8="X", d1="s"), turn="blue", reserves=(0, 3), waiting_promotion="yes"),
+        ["d1-c2"],
+    )
+    assert (square(none_left, "d8"), square(none_left, "d1")) == ("X", ".")
+    lone = {"d8": "X", "h8": "b", "h7": "h", "c1": "B", "d1": "s"}
+    won = play(pos(lone, turn="blue", waiting_promotion="yes"), ["d1xc1"])
+    assert (square(won, "d8"), square(won, "d1"), won.reserves) == ("X", ".", (3, 3))
+    out = RULES.outcome(won)
+    assert (out.winner, out.clause) == ("blue", "PZ-8.1")

@@ -35,6 +35,8 @@ VARIANTS = st.sampled_from(
         {"setup_files": "bdf"},
         {"setup_files": "adh", "no_legal_action": "draw"},
         {"far_rank_step": "no", "impossible_test": "files", "quiet_limit": "60"},
+        {"waiting_promotion": "yes"},
+        {"waiting_promotion": "yes", "far_rank_step": "no", "fleet_capturable": "no"},
     ]
 )
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -111,7 +113,12 @@ def test_pz_6_1_engine_agrees_with_the_reference_model(state: PrizmikState) -> N
     for text in sorted(mine):
         after = RULES.apply(state, RULES.parse(text))
         board, reserves = ref_apply(
-            state.board, state.turn, state.reserves, text, state.variants.far_rank_step
+            state.board,
+            state.turn,
+            state.reserves,
+            text,
+            state.variants.far_rank_step,
+            state.variants.waiting_promotion,
         )
         assert after.board == board, text
         assert after.reserves == reserves, text

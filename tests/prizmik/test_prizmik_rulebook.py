@@ -27,6 +27,7 @@ def test_rulebook_has_its_sections_interpretations_and_variants() -> None:
             "quiet_limit",
             "far_rank_step",
             "impossible_test",
+            "waiting_promotion",
         },
     )
 

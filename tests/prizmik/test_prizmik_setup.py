@@ -118,6 +118,7 @@ def test_variants_defaults_and_validation() -> None:
         "quiet_limit": "off",
         "far_rank_step": "yes",
         "impossible_test": "pieces",
+        "waiting_promotion": "no",
     }
     with pytest.raises(VariantError, match=r"yes, no \(PZ-10\.3\)"):
         RULES.resolve_variants({"fleet_capturable": "maybe"})

@@ -66,6 +66,7 @@ FATIGUE = "CR-8.9"
 SLOTS = "CR-9.1"
 SLOT_LIMIT = "CR-9.2"
 SLOT_SERVANT = "CR-9.4"
+SLOT_SERVANT_PLACE = "CR-I.18"
 TOP_RANK = "CR-9.6"
 HAND_LIMIT_CLAUSE = "CR-10.2"
 PROMOTION = "CR-10.3"
@@ -639,7 +640,7 @@ def _check_slot_servant(state: CrystaleState, action: model.SlotServant, seat: i
         return Verdict.illegal(
             REACHED, f"{_who(seat)}'s pool is empty; no Servant can be taken from it"
         )
-    return _from_pool(
+    verdict = _from_pool(
         state,
         side,
         action.crystal,
@@ -647,6 +648,20 @@ def _check_slot_servant(state: CrystaleState, action: model.SlotServant, seat: i
         clause=SLOT_SERVANT,
         not_it="; the slot takes a Servant",
     )
+    if not verdict or state.table.slot_servant != "board":
+        return verdict
+    name = _canonical_name(state, action.crystal)
+    return Verdict.ruling(
+        name,
+        SLOT_SERVANT_PLACE,
+        f"put {name} onto a free tile next to {_who(seat)}'s Summoner "
+        f"(move {_who(seat)} hand>TILE {name}); no MP is paid and the turn's summon is kept",
+    )
+
+
+def _canonical_name(state: CrystaleState, name: str) -> str:
+    crystal = state.book.find(name)
+    return name if crystal is None else crystal.name
 
 
 @ENTRY_CHECKS.register(model.SlotMp)

@@ -79,6 +79,7 @@ class Table(msgspec.Struct, frozen=True, gc=False):
     slot_phase: str = "main"
     slot_earning: str = "once"
     zero_strike: str = "no_hit"
+    slot_servant: str = "hand"
 
 
 class Unit(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):

@@ -130,6 +130,14 @@ VARIANTS = (
         summary="A Servant's attack on a Summoner with 0 ATK on its tile takes no hit "
         "(no_hit, the default), or takes one hit like any attack that reaches it (hit).",
     ),
+    VariantOption(
+        key="slot_servant",
+        default="hand",
+        choices=("hand", "board"),
+        clause="CR-I.18",
+        summary="The Servant a promotion slot takes from the pool goes into the hand (hand, the "
+        "default), or onto a free tile next to the Summoner, placed by an adjustment (board).",
+    ),
 )
 
 SETUP_FIELDS = (

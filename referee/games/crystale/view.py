@@ -169,6 +169,7 @@ def observe(state: CrystaleState, viewer: str = REFEREE) -> dict[str, Any]:
             "slot_phase": state.table.slot_phase,
             "slot_earning": state.table.slot_earning,
             "zero_strike": state.table.zero_strike,
+            "slot_servant": state.table.slot_servant,
         },
     }
 

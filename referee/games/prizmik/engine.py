@@ -200,7 +200,16 @@ def _apply_move(state: PrizmikState, action: PrizmikAction, side: int) -> Prizmi
         board = board[:t] + p + board[t + 1 : o] + EMPTY + board[o + 1 :]
     arrived = p == CHAR[side][FIGHTER] and _reaches(state, side, o)
     return _after(
-        state, side, board, t, arrived, state.bases, state.ships, state.fighters, state.quiet + 1
+        state,
+        side,
+        board,
+        t,
+        arrived,
+        state.bases,
+        state.ships,
+        state.fighters,
+        state.quiet + 1,
+        o,
     )
 
 
@@ -250,7 +259,7 @@ def _apply_capture(state: PrizmikState, action: PrizmikAction, side: int) -> Pri
     else:
         board = board[:t] + p + board[t + 1 : o] + EMPTY + board[o + 1 :]
     arrived = p == CHAR[side][FIGHTER] and _reaches(state, side, o)
-    return _after(state, side, board, t, arrived, bases, ships, fighters, 0)
+    return _after(state, side, board, t, arrived, bases, ships, fighters, 0, o)
 
 
 _EFFECTS = ENTRY_EFFECTS.handlers
@@ -282,9 +291,12 @@ def _after(  # noqa: PLR0913, PLR0917 - the move's hot path: counts passed as th
     ships: _Counts,
     fighters: _Counts,
     quiet: int,
+    vacated: int = -1,
 ) -> PrizmikState:
     """The new state once ``side``'s piece is on ``t``: a fighter that ``arrived`` there may
-    be promoted (PZ-7), then the by-rule results are decided (PZ-10.8)."""
+    be promoted (PZ-7), and under ``waiting_promotion`` a fighter waiting on its far rank
+    whose home square the action ``vacated`` (PZ-10.15); then the by-rule results are
+    decided (PZ-10.8)."""
     reserves = state.reserves
     if arrived:
         home = FAR_HOME[side][t]
@@ -299,6 +311,15 @@ def _after(  # noqa: PLR0913, PLR0917 - the move's hot path: counts passed as th
             ships = _more(ships, side)
             bases = _more(bases, side)
             reserves = _less(reserves, side)
+            quiet = 0
+    if vacated >= 0 and state.variants.waiting_promotion and board[vacated] == EMPTY:
+        waiting = _waiting_promotion(board, vacated, side, bases, reserves)
+        if waiting is not None:
+            board, owner = waiting
+            fighters = _less(fighters, owner)
+            ships = _more(ships, owner)
+            bases = _more(bases, owner)
+            reserves = _less(reserves, owner)
             quiet = 0
     # PZ-10.8: the order of end checks; the common case is decided by the
     # first test (both sides keep a base and a way to capture one).
@@ -337,6 +358,30 @@ def _after(  # noqa: PLR0913, PLR0917 - the move's hot path: counts passed as th
         state.ruleset,
         result,
     )
+
+
+def _waiting_promotion(
+    board: str, vacated: int, side: int, bases: _Counts, reserves: _Counts
+) -> tuple[str, int] | None:
+    """PZ-10.15 under ``waiting_promotion=yes``: the action has just emptied ``vacated``; if
+    that is a home square, and its owner's lone fighter stands on the far-rank square of the
+    same file with a reserve fleet left, the fighter promotes (PZ-7.2): the new board and the
+    owner. Not when the actor has just taken the owner's last base: that wins at once (PZ-8.1).
+    """
+    if vacated < 8:
+        owner, far = 0, vacated + 56
+    elif vacated >= 56:
+        owner, far = 1, vacated - 56
+    else:
+        return None
+    if board[far] != CHAR[owner][FIGHTER] or not reserves[owner]:
+        return None
+    if owner != side and not bases[owner]:
+        return None
+    cells = list(board)
+    cells[far] = EMPTY
+    cells[vacated] = CHAR[owner][FLEET]
+    return "".join(cells), owner
 
 
 _memo: list[tuple[PrizmikState, Outcome]] = []

@@ -57,6 +57,8 @@ class PrizmikVariants(msgspec.Struct, frozen=True, kw_only=True):
     ``quiet_limit`` of 0 means the optional quiet-play draw (PZ-10.11) is off.
     ``far_rank_step`` (the default) lets a lone fighter already on its far rank promote by
     stepping or capturing along it; off, only an arrival from another rank promotes (PZ-10.5).
+    ``waiting_promotion`` on, a lone fighter waiting on its far rank also promotes when an
+    action empties its home square (PZ-10.15).
     ``impossible_test`` ``files`` adds the closed-files test to PZ-10.7's (PZ-10.13).
     """
 
@@ -66,6 +68,7 @@ class PrizmikVariants(msgspec.Struct, frozen=True, kw_only=True):
     quiet_limit: int = 0
     far_rank_step: bool = True
     impossible_test: Literal["pieces", "files"] = "pieces"
+    waiting_promotion: bool = False
 
     def as_dict(self) -> dict[str, str]:
         """The variants in the string form a ``Setup`` carries them."""
@@ -76,6 +79,7 @@ class PrizmikVariants(msgspec.Struct, frozen=True, kw_only=True):
             "quiet_limit": str(self.quiet_limit) if self.quiet_limit else "off",
             "far_rank_step": "yes" if self.far_rank_step else "no",
             "impossible_test": self.impossible_test,
+            "waiting_promotion": "yes" if self.waiting_promotion else "no",
         }
 
 

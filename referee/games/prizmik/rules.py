@@ -91,6 +91,15 @@ VARIANT_OPTIONS: Final = (
         "when no ship is on the board and every file has a base at one end, so no fighter can "
         "ever promote: then the game is drawn (files)",
     ),
+    VariantOption(
+        key="waiting_promotion",
+        default="no",
+        choices=("no", "yes"),
+        clause="PZ-10.15",
+        summary="whether promotion is judged only when a lone fighter arrives on its far rank "
+        "(no, the default), or also for a lone fighter already standing there when an action "
+        "empties the home square of its file (yes)",
+    ),
 )
 
 _QUIET_LIMIT_MAX: Final = 100_000
@@ -169,6 +178,7 @@ def _variants_from(resolved: Mapping[str, str]) -> PrizmikVariants:
         quiet_limit=0 if quiet == "off" else int(quiet),
         far_rank_step=resolved["far_rank_step"] == "yes",
         impossible_test="files" if resolved["impossible_test"] == "files" else "pieces",
+        waiting_promotion=resolved["waiting_promotion"] == "yes",
     )
 
 
