@@ -104,3 +104,27 @@ def test_a_players_page_in_a_second_event_posts_to_that_event(hall: _Hall, token
     with open_service(hall.store) as svc:
         assert [c.reason for c in svc.event_calls(other)] == ["dice fell"]
         assert [c.reason for c in svc.event_calls(hall.event)] == ["deck check"]
+
+
+def test_signing_in_forgets_the_last_players_kept_pages(hall: _Hall, tokens: Tokens) -> None:
+    """A player's pages kept for an outage (player-sw.js's cache) belong to whoever held the
+    phone: the sign-in page forgets them, so the next holder offline never sees the first
+    one's page."""
+    ann = hall.page(tokens["ann"], True, hall.mine)
+    ann.wait_for_url(f"{hall.base}/events/{hall.event}/players/Ann")
+    ann.evaluate(
+        """async () => {
+            const cache = await caches.open("referee-player-v1");
+            await cache.put(location.href, new Response("Ann's page"));
+        }"""
+    )
+    assert ann.evaluate("caches.has('referee-player-v1')")
+    ann.click("text=sign out")
+    ann.wait_for_url(f"{hall.base}/login")
+    forgotten = "async () => !(await caches.has('referee-player-v1'))"
+    for _ in range(300):  # the page forgets as it loads: asked until it has (at most 15 s)
+        if ann.evaluate(forgotten):
+            break
+        ann.wait_for_timeout(50)
+    assert ann.evaluate(forgotten) is True
+    assert ann.errors == []

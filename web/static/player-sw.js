@@ -2,7 +2,7 @@
 // network when it answers, and the last copy is kept; while the hall's network is down the
 // player still sees their last pairings and table (served from the kept copy).
 "use strict";
-const CACHE = "referee-player-v1";
+const CACHE = "referee-player-v1";  // the sign-in page forgets it by this name (login.html)
 self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
 self.addEventListener("fetch", (event) => {
