@@ -167,3 +167,50 @@ def test_an_entry_whose_answer_was_lost_is_stored_once_and_raises_no_false_branc
     said = page.inner_text("#result")
     assert "branches disagree" not in said, said
     assert page.errors == []
+
+
+def test_a_batch_refused_as_a_whole_is_held_with_why_until_sent_again(
+    hall: Hall,  # noqa: F811 - test_offline's fixture
+    store: str,
+    tokens: Tokens,
+    browser: Any,  # noqa: F811 - test_pages' fixture
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """REF-9.4: the outbox's batch refused as a whole (here 403, as for a token that lost
+    its right while the hall was cut off) is held in the outbox with the refusal, and not
+    sent again every two seconds over the judge's messages; "send again" sends it, and the
+    entries, kept all along, are judged and stored."""
+    monkeypatch.chdir(ROOT)
+    game = _prizmik(store)
+    hall.start()
+    page = _page(browser, hall.base, tokens["head"], game)
+    hall.stop()
+    _page_offline(page, "e1>e2", 1)
+    refused: list[str] = []
+
+    def forbid(route: Any) -> None:
+        refused.append(route.request.url)
+        route.fulfill(
+            status=403,
+            content_type="application/problem+json",
+            body='{"title": "Forbidden", "detail": "the token may not record here"}',
+        )
+
+    page.route("**/offline", forbid)
+    hall.start()
+    page.wait_for_selector("#outbox-held", timeout=60_000)
+    held = page.inner_text("#outbox-held")
+    assert "the token may not record here" in held, held
+    assert "sign in again" in held, held
+    assert page.locator("#outbox .pending").count() == 1  # kept, not dropped
+    sent = len(refused)
+    page.unroute("**/offline")
+    page.click("#send-again")
+    page.wait_for_function(
+        "document.querySelectorAll('#outbox .pending').length === 0", timeout=60_000
+    )
+    assert len(refused) == sent  # the held batch went out only when sent again
+    assert page.locator("#outbox-held").count() == 0
+    with open_service(store) as svc:
+        assert [e.notation for e in svc.load(game).standing] == ["e1>e2"]
+    assert page.errors == []

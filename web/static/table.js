@@ -105,7 +105,12 @@
       list.id = "outbox"; list.className = "outbox";
       anchor.parentNode.insertBefore(list, anchor.nextSibling);
     }
-    list.innerHTML = items.map((p, i) => p.rejected
+    const waiting = items.some((p) => !p.rejected);
+    const hold = held && waiting
+      ? '<li class="held" id="outbox-held">not sent: ' + held +
+        ' <button type="button" class="send-again" id="send-again">send again</button></li>'
+      : "";
+    list.innerHTML = hold + items.map((p, i) => p.rejected
       ? '<li class="rejected">' + esc(p.text) + " — sent when the server answered: rejected, " +
         p.rejected.map(clauseHtml).join("; ") + (p.event ? " (kept as evidence, event " + esc(p.event) + ")" : "") +
         ' <button type="button" class="seen" data-seen="' + i + '">seen</button></li>'
@@ -114,6 +119,16 @@
   }
   // a pending entry the server rejected when it answered stays listed, with its clause,
   // until the judge marks it seen: it is never dropped unseen
+  // a batch the server refused as a whole (signed out, a role that may not: 4xx) is held, with
+  // why, and not sent again every two seconds: the judge sends it again once it is put right
+  let held = "";
+  document.addEventListener("click", (ev) => {
+    if (ev.target.closest && ev.target.closest("#outbox button.send-again")) {
+      held = "";
+      showOutbox();
+      flushOutbox();
+    }
+  });
   document.addEventListener("click", (ev) => {
     const b = ev.target.closest && ev.target.closest("#outbox button.seen");
     if (!b) return;
@@ -137,7 +152,7 @@
   let flushing = false;
   async function flushOutbox() {
     const items = pending();
-    if (!items.length || flushing) return;
+    if (!items.length || flushing || held) return;
     flushing = true;
     try {
       const entries = items.map((p) => ({ text: p.text, seat: p.seat, key: p.key, recorded_at: p.recorded_at, judged_on: p.judged_on }));
@@ -170,7 +185,10 @@
         }
         refresh();
       } else if (response.status >= 400 && response.status < 500 && response.status !== 409) {
+        held = problemHtml(data) + (response.status === 401 || response.status === 403
+          ? " (sign in again in another tab; the entries stay in this browser)" : "");
         showResult("bad", "the pending entries were refused: " + problemHtml(data));
+        showOutbox();
       }
     } catch (e) {
       // still out of reach: try again later
