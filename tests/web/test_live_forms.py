@@ -128,3 +128,24 @@ def test_signing_in_forgets_the_last_players_kept_pages(hall: _Hall, tokens: Tok
         ann.wait_for_timeout(50)
     assert ann.evaluate(forgotten) is True
     assert ann.errors == []
+
+
+def test_the_halls_clock_shows_time_given_elsewhere_and_the_next_round(
+    hall: _Hall, tokens: Tokens
+) -> None:
+    """EV-9.4: the hall's clock on the big screen draws its tables with extra time once; a
+    table given time by another referee, and the next round paired from the command line,
+    are shown without anyone reloading the screen."""
+    screen = hall.page(tokens["head"], True, f"{hall.base}/events/{hall.event}/clock")
+    assert screen.locator("#hall-tables li").count() == 0
+    with open_service(hall.store) as svc:
+        svc.event_clock(hall.event, "start")
+        svc.event_extend(hall.event, 1, 3, reason="deck check")
+    screen.wait_for_selector('#hall-tables li[data-table="1"]', timeout=30_000)
+    assert "+3 min" in screen.inner_text("#hall-tables")
+    with open_service(hall.store) as svc:
+        svc.event_result(hall.event, ["1=2-0-0"])
+        svc.event_pair(hall.event)
+    screen.wait_for_selector('#hall-clock[data-round="2"]', timeout=30_000)
+    assert "round 2" in screen.inner_text(".hall-name")
+    assert screen.errors == []

@@ -78,6 +78,21 @@
       } catch (e) { /* keep counting from the last reading */ }
     }
     paint();
+    if (stale()) location.reload();
+  }
+  // The hall's clock page draws its round and its tables with extra time once: a new round
+  // (an 'event pair' elsewhere) or a table given time by another referee reads the page again,
+  // unless a control of the page is being used (then at the next reading).
+  function stale() {
+    const page = document.getElementById("hall-clock");
+    const kept = page && clocks.get(page.dataset.event);
+    if (!kept) return false;
+    const controls = document.getElementById("clock-controls");
+    if (controls && controls.contains(document.activeElement)) return false;
+    if (String(kept.data.round) !== page.dataset.round) return true;
+    const shown = new Set([...page.querySelectorAll("[data-table]")].map((el) => el.dataset.table));
+    const extended = new Set((kept.data.tables || []).filter((t) => t.extension_minutes && !t.finished).map((t) => String(t.table)));
+    return shown.size !== extended.size || [...extended].some((t) => !shown.has(t));
   }
   paint();
   sync();
