@@ -1961,6 +1961,13 @@ class Tournaments:
         found = state.find(player)
         if found is None:
             raise EventRefusedError("EV-2.1", f"{player!r} is not a registered player")
+        entrant = state.players[found]
+        if round_number is not None and entrant.entry_round > round_number:
+            raise EventRefusedError(  # as the standings after that round leave them out
+                "EV-I.6",
+                f"{entrant.name} entered in round {entrant.entry_round}: the standings after "
+                f"round {round_number} do not list them",
+            )
         if round_number is not None or state.settings is None:
             return state.explain(found, after_round=round_number)
         # A player's figures read only their own results and their opponents' (the

@@ -185,3 +185,20 @@ def test_ev_5_11_a_reason_without_a_pairing_by_hand_is_refused(tmp_path: Path) -
     refused(db, "EV-5.11", "event", "pair", event, "--reason", "travel byes")
     assert store_rows(db) == before
     assert "Ann" in ok(db, "event", "pair", event)
+
+
+def test_ev_i_6_a_late_entry_is_not_explained_in_a_round_before_their_entry(
+    tmp_path: Path,
+) -> None:
+    """EV-I.6: the standings after round 1 leave out a player who entered in round 2, so
+    explaining that player's line after round 1 is refused (exit 2) rather than showing
+    figures of a line that is not there; after round 2 it is explained."""
+    db = tmp_path / "s.db"
+    event = new_event(db, "--rounds", "3")
+    ok(db, "event", "pair", event)
+    ok(db, "event", "result", event, "1=2-0-0", "2=2-1-0")
+    ok(db, "event", "register", event, "--player", "Ora")
+    ok(db, "event", "pair", event)
+    refused(db, "EV-I.6", "event", "standings", event, "--round", "1", "--explain", "Ora")
+    assert "Ora" not in ok(db, "event", "standings", event, "--round", "1")
+    assert "Ora" in ok(db, "event", "standings", event, "--explain", "Ora")
