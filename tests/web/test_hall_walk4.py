@@ -113,6 +113,10 @@ def test_two_devices_entering_on_one_table_offline_one_merged_one_branch_nothing
     assert len(branches) == 1
     kept = [e.text for e in branches[0].entries]
     assert kept == (["e1>f1"] if stored == ["e1>e2"] else ["e1>e2"])  # the other, whole
+    # the branch names the browser it came from: one referee's two devices are told apart
+    names = {p.evaluate("localStorage.getItem('referee-device')") for p in (laptop, tablet)}
+    assert len(names) == 2
+    assert branches[0].device in {f"table page {n}" for n in names}
     for page in (laptop, tablet):
         assert page.errors == []
 

@@ -149,6 +149,18 @@
                  judged_on: version, recorded_at: new Date().toISOString() });
     saveOutbox(items);
   }
+  // this browser's name in a branch (REF-9.5): two devices of one referee told apart
+  function device() {
+    let id = "";
+    try {
+      id = localStorage.getItem("referee-device") || "";
+      if (!id) {
+        id = Array.from(crypto.getRandomValues(new Uint8Array(3)), (b) => b.toString(16).padStart(2, "0")).join("");
+        localStorage.setItem("referee-device", id);
+      }
+    } catch (e) { /* no storage: unnamed */ }
+    return id ? "table page " + id : "table page";
+  }
   let flushing = false;
   async function flushOutbox() {
     const items = pending();
@@ -159,7 +171,7 @@
       const response = await fetch(api + "/offline", {
         method: "POST", credentials: "same-origin",
         headers: { "Content-Type": "application/json", "Idempotency-Key": "batch-" + items[0].key },
-        body: JSON.stringify({ device: "table page", base_version: items[0].base_version, entries }),
+        body: JSON.stringify({ device: device(), base_version: items[0].base_version, entries }),
       });
       let data = {};
       try { data = await response.json(); } catch (e) { data = {}; }
