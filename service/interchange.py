@@ -667,43 +667,15 @@ def _read_all(
             existing = seen.get(checked.game_id)
             if existing is None and checked.game_id in present:
                 existing = _stored_last_hash(store, checked.game_id)
-            if existing is not None:
-                if as_new and checked.game == "event":
-                    # one event is not another (issue 31): a copy would name the tables'
-                    # games, which belong to the event the record names
-                    outcome.status, outcome.events = "refused", 0
-                    outcome.detail = (
-                        f"{checked.source}: event {checked.game_id} is already in the store, "
-                        "and an event record is not copied under a new id (--as-new): its "
-                        "tables' games belong to that event"
-                    )
-                    outcomes.append(outcome)
-                    continue
-                if as_new:
-                    checked = _copy(store, checked)
-                    outcome.game_id = checked.game_id
-                elif existing == checked.last_hash:
-                    outcome.status, outcome.events = "skipped", 0
-                    outcome.detail = f"game {checked.game_id} is already in the store"
-                    outcomes.append(outcome)
-                    continue
-                else:
-                    outcome.status, outcome.events = "refused", 0
-                    outcome.detail = (
-                        f"{checked.source}: a different game with id {checked.game_id} is already "
-                        "in the store (import with --as-new to copy it under a new id)"
-                    )
-                    outcomes.append(outcome)
-                    continue
-            foreign = _foreign_game(store, checked) if checked.game == "event" else None
-            if foreign is not None:
-                outcome.status, outcome.events = "refused", 0
-                outcome.detail = (
-                    f"{checked.source}: event {checked.game_id} links game {foreign} at a "
-                    "table, which this store holds for another event or for none"
-                )
+            kept_out = _kept_out(store, checked, existing, as_new)
+            if kept_out is not None:
+                outcome.status, outcome.detail = kept_out
+                outcome.events = 0
                 outcomes.append(outcome)
                 continue
+            if existing is not None:  # with --as-new: a copy under a new id
+                checked = _copy(store, checked)
+                outcome.game_id = checked.game_id
             seen[checked.game_id] = checked.last_hash
             outcomes.append(outcome)
             pending.append((checked, outcome))
@@ -714,6 +686,37 @@ def _read_all(
     if pending:
         put(pending)
     return outcomes
+
+
+def _kept_out(
+    store: GameStore, checked: Checked, existing: str | None, as_new: bool
+) -> tuple[Literal["skipped", "refused"], str] | None:
+    """Why ``checked`` is not imported (``existing``: the last hash of a stored stream of
+    its id), or ``None``: the same record already there is skipped; a different one under
+    its id is refused unless copied (--as-new), which an event record never is; an event
+    record naming another event's game at a table is refused (one event is not another)."""
+    if existing is not None:
+        if as_new and checked.game == "event":
+            # a copy would name the tables' games, which belong to the event the record names
+            return "refused", (
+                f"{checked.source}: event {checked.game_id} is already in the store, "
+                "and an event record is not copied under a new id (--as-new): its "
+                "tables' games belong to that event"
+            )
+        if not as_new and existing == checked.last_hash:
+            return "skipped", f"game {checked.game_id} is already in the store"
+        if not as_new:
+            return "refused", (
+                f"{checked.source}: a different game with id {checked.game_id} is already "
+                "in the store (import with --as-new to copy it under a new id)"
+            )
+    foreign = _foreign_game(store, checked) if checked.game == "event" else None
+    if foreign is not None:
+        return "refused", (
+            f"{checked.source}: event {checked.game_id} links game {foreign} at a "
+            "table, which this store holds for another event or for none"
+        )
+    return None
 
 
 def _foreign_game(store: GameStore, checked: Checked) -> str | None:

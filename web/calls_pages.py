@@ -23,7 +23,7 @@ from litestar import Request, Response, post
 from litestar.params import FromPath
 from litestar.response import Redirect
 
-from service.access import AccessDeniedError
+from service.access import AccessDeniedError, Principal
 from service.api import NOTE_LIMIT, REASON_LIMIT, as_caller
 from service.errors import RefusedError
 from web import formkeys
@@ -90,7 +90,7 @@ class Again(NamedTuple):
     bounds: dict[str, int]
 
 
-def _said(request: AnyRequest, who: Any, text: str, back: str, form: dict[str, str]) -> str:
+def _said(request: AnyRequest, who: Principal, text: str, back: str, form: dict[str, str]) -> str:
     """The refusal page: why, the way back, and the form again when it has a typed field."""
     fields = [(name, value, LABELS.get(name, "")) for name, value in form.items()]
     typed = any(label for _, _, label in fields)

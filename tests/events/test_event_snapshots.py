@@ -588,6 +588,18 @@ def test_kept_counts_are_read_a_section_at_a_time(tmp_path: Path) -> None:
         decode_counts(msgspec.Raw(bytes(raw)[:-10]))  # cut short
 
 
+def _third_round_reported(db: Path) -> str:
+    """An event of two stored rounds with its round 3 paired and every table reported:
+    rounds 1-2 are the snapshot's history."""
+    event = build(db, rounds=2)
+    with open_service(db) as svc:
+        svc.event_pair(event)
+        svc.event_result(
+            event, [f"{r.table}=2-1-0" for r in svc.event_pairings(event) if not r.bye]
+        )
+    return event
+
+
 def test_a_pairings_new_games_are_linked_without_the_historys_digests(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -598,12 +610,7 @@ def test_a_pairings_new_games_are_linked_without_the_historys_digests(
     from projections import event_state
 
     db = tmp_path / "e.db"
-    event = build(db, rounds=2)
-    with open_service(db) as svc:
-        svc.event_pair(event)  # round 3: rounds 1-2 are the history
-        svc.event_result(
-            event, [f"{r.table}=2-1-0" for r in svc.event_pairings(event) if not r.bye]
-        )
+    event = _third_round_reported(db)
     digested: list[str] = []
     real = event_state._digest
     monkeypatch.setattr(event_state, "_NAMED", {})
@@ -645,12 +652,7 @@ def test_a_pairing_refused_for_a_stored_game_id_leaves_it_in_the_history(
     pairing (EV-5.1: nothing is stored): that id is not taken as new, so the earlier
     round's game is still found where the history keeps it."""
     db = tmp_path / "e.db"
-    event = build(db, rounds=2)
-    with open_service(db) as svc:
-        svc.event_pair(event)  # round 3: rounds 1-2 are the history
-        svc.event_result(
-            event, [f"{r.table}=2-1-0" for r in svc.event_pairings(event) if not r.bye]
-        )
+    event = _third_round_reported(db)
     with open_service(db) as svc:
         events = svc.parts.events
         games = events._event(event).state.games

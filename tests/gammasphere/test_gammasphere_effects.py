@@ -68,10 +68,7 @@ defense = 100
 """
 
 
-DUELIST = """
-[[cards]]
-name = "Pylon"
-kind = "pylon"
+DUELIST_CARD = """
 [[cards]]
 name = "Duelist"
 kind = "character"
@@ -81,7 +78,15 @@ attack = 700
 defense = 600
 text = "On arrival, one opposing character loses a level."
 effect = { target = "opposing character", level = -1 }
+"""
+DUELIST = (
+    """
 [[cards]]
+name = "Pylon"
+kind = "pylon"
+"""
+    + DUELIST_CARD
+    + """[[cards]]
 name = "Veteran"
 kind = "character"
 level = 3
@@ -89,6 +94,7 @@ attack = 900
 defense = 900
 attack_mod = 100
 """
+)
 
 
 def refused(state: object, change: str, clause: str, *fragments: str) -> None:
@@ -482,7 +488,8 @@ def test_gs_i_32_a_table_may_refuse_a_card_with_nothing_to_aim_at() -> None:
     assert_illegal(nest, f"activate #{number}", "GS-9.1", "opposing character", "GS-I.32")
 
 
-DRILL = """
+DRILL = (
+    """
 [[cards]]
 name = "Pylon"
 kind = "pylon"
@@ -496,16 +503,9 @@ defense = 700
 attack_mod = 200
 text = "On arrival, one own character rises two levels."
 effect = { target = "own character", level = 2 }
-[[cards]]
-name = "Duelist"
-kind = "character"
-gas = 100
-level = 2
-attack = 700
-defense = 600
-text = "On arrival, one opposing character loses a level."
-effect = { target = "opposing character", level = -1 }
 """
+    + DUELIST_CARD
+)
 
 
 def test_gs_i_33_an_arriving_character_does_not_aim_at_itself_by_default() -> None:

@@ -32,6 +32,16 @@ def _prizmik(store: str, table: str = "1") -> str:
     return out.strip().splitlines()[-1]
 
 
+def _table_pages(
+    server: Hall, chromium: Any, token: str, store: str, devices: int = 1
+) -> tuple[str, list[Any]]:
+    """A PRIZMIK game at table 1 and its table page open on ``devices`` browsers, loaded
+    while the hall's server answers (the server is left running)."""
+    game = _prizmik(store)
+    server.start()
+    return game, [_page(chromium, server.base, token, game) for _ in range(devices)]
+
+
 def test_a_pending_entry_the_server_rejects_is_shown_with_its_clause_and_kept_in_view(
     hall: Hall,  # noqa: F811 - test_offline's fixture
     store: str,
@@ -44,9 +54,7 @@ def test_a_pending_entry_the_server_rejects_is_shown_with_its_clause_and_kept_in
     first and keeps the second as evidence (rejected). The page must not report both as
     "judged and stored": the rejected one stays listed with its clause."""
     monkeypatch.chdir(ROOT)
-    game = _prizmik(store)
-    hall.start()
-    page = _page(browser, hall.base, tokens["head"], game)
+    game, (page,) = _table_pages(hall, browser, tokens["head"], store)
     hall.stop()
     _page_offline(page, "e1>e2", 1)
     _page_offline(page, "e2>e1", 2)
@@ -87,10 +95,7 @@ def test_two_devices_entering_on_one_table_offline_one_merged_one_branch_nothing
     the other is kept whole as a branch in the queue (REF-9.5): the device that lost is
     told, and neither move is overwritten."""
     monkeypatch.chdir(ROOT)
-    game = _prizmik(store)
-    hall.start()
-    laptop = _page(browser, hall.base, tokens["head"], game)
-    tablet = _page(browser, hall.base, tokens["head"], game)
+    game, (laptop, tablet) = _table_pages(hall, browser, tokens["head"], store, devices=2)
     hall.stop()
     _page_offline(laptop, "e1>e2", 1)
     _page_offline(tablet, "e1>f1", 1)
@@ -136,9 +141,7 @@ def test_an_entry_whose_answer_was_lost_is_stored_once_and_raises_no_false_branc
     must see the same entry (its key), not a second line of play: the move is stored once
     and no "Branches disagree" item reaches the head referee's queue (REF-9.4, REF-9.5)."""
     monkeypatch.chdir(ROOT)
-    game = _prizmik(store)
-    hall.start()
-    page = _page(browser, hall.base, tokens["head"], game)
+    game, (page,) = _table_pages(hall, browser, tokens["head"], store)
     lost: list[str] = []
 
     def answer_lost(route: Any) -> None:
@@ -185,9 +188,7 @@ def test_a_batch_refused_as_a_whole_is_held_with_why_until_sent_again(
     sent again every two seconds over the judge's messages; "send again" sends it, and the
     entries, kept all along, are judged and stored."""
     monkeypatch.chdir(ROOT)
-    game = _prizmik(store)
-    hall.start()
-    page = _page(browser, hall.base, tokens["head"], game)
+    game, (page,) = _table_pages(hall, browser, tokens["head"], store)
     hall.stop()
     _page_offline(page, "e1>e2", 1)
     refused: list[str] = []
