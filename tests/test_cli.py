@@ -671,3 +671,21 @@ def test_a_bad_import_file_is_refused_in_one_line_and_stores_nothing(
     code, out, _ = call(tmp_path / "none.db", "import", "--help")
     assert code == 0
     assert "Exit 2 if any was refused" in " ".join(out.split()), out
+
+
+def test_ref_6_1_a_ruling_asked_for_names_the_command_to_answer_it(db_path: Path) -> None:
+    """The line asking for a ruling on card text (REF-6.1) gives the referee the command to
+    type: this game's id and the card, not the placeholders GAME and NAME."""
+    catalog = Path(__file__).parent.parent / "fixtures" / "gammasphere" / "fixture-cards.toml"
+    code, out, err = call(
+        db_path, "new", "gammasphere", "-p", "p1=Ann", "-p", "p2=Ben",
+        "--catalog", str(catalog), "--deck-size", "20",
+    )  # fmt: skip
+    assert code == 0, err
+    game_id = out.strip()
+    for entry in ("p1: draw 7", "p2: draw 7", "draw", "construct Pylon", "play Skirmisher"):
+        done(db_path, "act", game_id, entry)
+    done(db_path, "act", game_id, "play Spear of Dawn on #2")
+    out = done(db_path, "act", game_id, "play Soul Price on #2")
+    assert "ruling needed on Soul Price" in out
+    assert f"record it with: referee adjust {game_id} 'CHANGES' --card 'Soul Price'" in out
