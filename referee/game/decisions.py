@@ -791,6 +791,13 @@ def _overturn(
             raise InvalidCommandError(
                 "REF-4.5", f"the rejected text {target.text!r} is not an action"
             )
+        if not judged.verdict.legal:  # REF-4.5: a re-recorded action must be legal here
+            v = judged.verdict.violations[0]
+            raise InvalidCommandError(
+                "REF-4.5",
+                f"{target.text!r} is still not legal here ({v.clause}: {v.reason}); a ruling "
+                "records only an action the rules allow where it is recorded",
+            )
         return [
             ActionRecorded(
                 **base,
