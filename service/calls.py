@@ -40,6 +40,7 @@ from referee.tournament.model import Pairing
 from referee.tournament.playoff import round_words
 from referee.tournament.state import CallState, ReportState, Tournament
 from service.access import AccessDeniedError, Principal, viewer_for
+from service.pipeline import terms
 from service.tournaments import EventRefusedError, Tournaments, event_write
 
 if TYPE_CHECKING:
@@ -185,6 +186,15 @@ def game_call_row(view: GameView, call: GameCall, now: datetime, call_seconds: i
         game=view.game_id,
         **_call_fields(call, now, call_seconds),
     )
+
+
+def _call_terms() -> tuple[int | None, str]:
+    """The running write's terms as a call in a game keeps them (REF-11.1): the game's
+    version its writer saw, and the idempotency key stored with the call ("": none)."""
+    running = terms()
+    if running is None:
+        return None, ""
+    return running.expected_version, running.idempotency_key or ""
 
 
 def report_row(event_id: str, state: Tournament, report: ReportState) -> ReportRow:
@@ -468,8 +478,6 @@ class Hall(Tournaments):
         by: str = "",
         reason: str = "",
         game: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> CallRow:
         """Call a judge to ``table`` of the current round: by ``player`` (their own table,
         EV-10.2) or by staff ``by``."""
@@ -492,8 +500,6 @@ class Hall(Tournaments):
         *,
         by: str,
         head: bool,
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> CallRow:
         """A referee takes the call (EV-10.4)."""
         return self._call_step(
@@ -508,8 +514,6 @@ class Hall(Tournaments):
         *,
         by: str,
         reason: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> CallRow:
         """Hand the call to the head referee (EV-10.5)."""
         return self._call_step(
@@ -525,8 +529,6 @@ class Hall(Tournaments):
         by: str,
         note: str,
         head: bool,
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> CallRow:
         """Close the call with what was done (EV-10.6)."""
         command = h.ResolveCall(call=call, by=by, note=note, head=head, at=self.clock())
@@ -578,19 +580,11 @@ class Hall(Tournaments):
         *,
         by: str,
         reason: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> CallRow:
         """A call from a game (staff): to the event table the game is played at, or, for a
         game outside any event, to the game's own table, kept in the game (REF-11.1)."""
         if not self._at_event(game_id):
-            command = CallJudge(
-                by=by,
-                reason=reason,
-                expected_version=expected_version,
-                idempotency_key=idempotency_key or "",
-            )
-            return self.table_call(game_id, command)
+            return self._call_in_game(game_id, by, reason)
         event_id, table = self._game_table(game_id)
         return self.event_call(event_id, table, by=by, reason=reason, game=game_id)
 
@@ -598,6 +592,13 @@ class Hall(Tournaments):
     def _at_event(self, game_id: str) -> bool:
         created = self.game_service.load(game_id).created
         return bool(created.meta.get("event", "").strip())
+
+    def _call_in_game(self, game_id: str, by: str, reason: str) -> CallRow:
+        """A call to the table of a game outside any event, kept in the game with the
+        write's terms (REF-11.1)."""
+        expected, key = _call_terms()
+        command = CallJudge(by=by, reason=reason, expected_version=expected, idempotency_key=key)
+        return self.table_call(game_id, command)
 
     def table_call(self, game_id: str, command: CallJudge | AnswerCall) -> CallRow:
         """Store a call from a game outside an event, or a referee's step on one, in the
@@ -617,8 +618,6 @@ class Hall(Tournaments):
         result: str,
         *,
         table: int | None = None,
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> ReportRow:
         """``player``'s report of their match, ``W-L-D`` from their side (EV-11.1); it
         confirms or disputes the opponent's pending report when there is one."""
@@ -634,9 +633,6 @@ class Hall(Tournaments):
         event_id: str,
         report: int,
         player: str,
-        *,
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> ReportRow:
         """The opponent confirms: the table's result is stored with it (EV-11.4)."""
         command = h.ConfirmReport(report=report, player=player, at=self.clock())
@@ -651,8 +647,6 @@ class Hall(Tournaments):
         player: str,
         *,
         reason: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> ReportRow:
         """The opponent disagrees: the table waits for the staff (EV-11.5)."""
         command = h.DisputeReport(report=report, player=player, reason=reason, at=self.clock())
@@ -727,8 +721,6 @@ class HallFaces(Hall):
         table: int | None,
         *,
         reason: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> CallRow:
         if who.role == "player":
             player = self.event_player_of(event_id, who.player_id, who.name, "EV-10.2")
@@ -748,21 +740,19 @@ class HallFaces(Hall):
         call: int,
         step: str,
         text: str = "",
-        *,
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> CallRow:
         """``claim``, ``escalate`` (``text``: why) or ``resolve`` (``text``: the note);
         ``event_id`` may name a game outside any event, whose call it is (REF-11.2)."""
         if not event_id.strip().startswith("ev-"):
+            expected, key = _call_terms()
             command = AnswerCall(
                 by=who.label,
                 call=call,
                 step=step,
                 note=text,
                 head=who.role == "head",
-                expected_version=expected_version,
-                idempotency_key=idempotency_key or "",
+                expected_version=expected,
+                idempotency_key=key,
             )
             return self._game_call_step(who, event_id.strip(), command)
         tables = _staff(who, "answer judge calls", event_id)
@@ -785,8 +775,6 @@ class HallFaces(Hall):
         game_id: str,
         *,
         reason: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> CallRow:
         """A call from a game's page, to the event table it is played at: a player of
         that table, a referee of it, the head referee or the scorekeeper. A game outside
@@ -798,13 +786,7 @@ class HallFaces(Hall):
                 raise AccessDeniedError(
                     f"{who.name} neither plays in game {game_id} nor referees its table"
                 )
-            command = CallJudge(
-                by=who.label,
-                reason=reason,
-                expected_version=expected_version,
-                idempotency_key=idempotency_key or "",  # stored with the call (REF-11.1)
-            )
-            return self.table_call(game_id, command)
+            return self._call_in_game(game_id, who.label, reason)
         event_id, table = self._game_table(game_id)
         if who.role == "player":
             player = self.event_player_of(event_id, who.player_id, who.name, "EV-10.2")
@@ -853,8 +835,6 @@ class HallFaces(Hall):
         result: str,
         *,
         table: int | None = None,
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> ReportRow:
         return self.event_report(event_id, self._reporter(who, event_id), result, table=table)
 
@@ -867,8 +847,6 @@ class HallFaces(Hall):
         *,
         confirm: bool,
         reason: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> ReportRow:
         player = self._reporter(who, event_id)
         if confirm:

@@ -70,8 +70,6 @@ class EventFixes(Tournaments):
         *,
         reason: str,
         by: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> Repaired:
         """Re-pair the open round (EV-5.12): with the engine (tables with a result keep
         it), or by hand (``manual``); the new pairings, the tables kept and what moved."""
@@ -93,8 +91,6 @@ class EventFixes(Tournaments):
         *,
         reason: str,
         by: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> Undone:
         """Take back the latest round before its first result (EV-5.13): its pairings are
         no longer met, its games are closed as void."""
@@ -117,8 +113,6 @@ class EventFixes(Tournaments):
         *,
         reason: str,
         by: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> str:
         """Return a dropped player (EV-2.7); their display name."""
         loaded, facts = self._write(event_id, fixing.Undrop(player=player, reason=reason, by=by))
@@ -135,8 +129,6 @@ class EventFixes(Tournaments):
         cut: int | None = None,
         reason: str,
         by: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> EventInfo:
         """Change the number of Swiss rounds or the cut while still possible (EV-1.5),
         within the bounds ``event new`` keeps (``service.bounds``)."""
@@ -157,8 +149,6 @@ class EventFixes(Tournaments):
         reason: str,
         by: str = "",
         result: str | None = None,
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> list[str]:
         """Withdraw the event's penalty ``number`` (EV-8.7); what reversing it stored, in
         words (the withdrawal, an undrop, a corrected result)."""
@@ -179,8 +169,6 @@ class EventFixes(Tournaments):
         deck: Deck,
         *,
         by: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> str:
         """Attach or replace a player's event decklist before their first round is paired
         (EV-2.8); their display name. The list is checked as at registration; the list the

@@ -179,8 +179,6 @@ class Clocks(Tournaments):
         action: str,
         *,
         by: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> ClockView:
         """Start, pause, resume or end the current round's clock now (EV-9.2); the clock."""
         if action not in ("start", "pause", "resume", "end"):
@@ -200,8 +198,6 @@ class Clocks(Tournaments):
         *,
         reason: str,
         by: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> ClockView:
         """Give a table of the current round ``minutes`` more, with the reason (EV-9.4):
         the head referee's, or that table's referee's at their own event."""
@@ -220,8 +216,6 @@ class Clocks(Tournaments):
         *,
         reason: str = "",
         by: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> ClockView:
         """Set the event's round length, the round in progress included (EV-9.1)."""
         self._write(event_id, d.SetRoundLength(minutes=minutes, reason=reason, by=by))

@@ -1095,10 +1095,12 @@ class Tournaments:
             batches.append((*head, [closing]))
         return batches
 
-    def _new_event_id(self, key: str | None) -> str:
-        """A new event's id: drawn at random, or, for a write with an idempotency key, made
-        from the key and the writing token, so that a retry finds the event its first try
-        created (``RepeatedWriteError``: nothing stored again)."""
+    def _new_event_id(self) -> str:
+        """A new event's id: drawn at random, or, for a write with an idempotency key (its
+        terms), made from the key and the writing token, so that a retry finds the event its
+        first try created (``RepeatedWriteError``: nothing stored again)."""
+        running = terms()
+        key = running.idempotency_key if running is not None else None
         if not key:
             return self.store.new_event_id()
         event_id = self.store.new_event_id(seed=f"{WRITING_TOKEN.get()}\n{key}")
@@ -1147,8 +1149,6 @@ class Tournaments:
         floor: str = "1/3",
         seed: int | None = None,
         deck_deadline: int | None = None,
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> EventInfo:
         """Create an event; its id (``ev-...``) is in the returned info. ``seed`` is the
         seed of its random choices (round 1's draw, EV-5.6); drawn at random when omitted,
@@ -1194,7 +1194,7 @@ class Tournaments:
             },
             Settings,
         )
-        event_id = self._new_event_id(idempotency_key)
+        event_id = self._new_event_id()
         loaded = _Loaded(event_id)
         facts = self._decide(loaded.state, d.CreateEvent(settings=settings))
         self._append(loaded, facts, extra={0: {"name": " ".join(name.split())}})
@@ -1215,8 +1215,6 @@ class Tournaments:
         late_as_losses: bool = False,
         player_ids: Sequence[str] = (),
         allow_similar: bool = False,
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> list[str]:
         """Register players (a late entry once round 1 is paired); their ids, in order.
 
@@ -1343,8 +1341,6 @@ class Tournaments:
         player: str,
         *,
         reason: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> DropRow:
         """Drop a player after the current round (EV-2.5, EV-2.6); in a playoff the drop
         concedes their match (EV-2.10). The round they leave after, and the line saying so."""
@@ -1360,8 +1356,6 @@ class Tournaments:
         manual: dict[str, Any] | None = None,
         reason: str = "",
         by: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> list[PairingRow]:
         """Pair the next round (or by hand, ``manual``), create each table's first game
         and link it, all in one transaction; the round's pairings. (No cyclic collection
@@ -1424,8 +1418,6 @@ class Tournaments:
         *,
         reason: str,
         by: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> list[PairingRow]:
         """The head judge replaces the latest round's pairings (EV-5.12): by hand before
         any result (``manual``), or with the engine (``None``), keeping every table that
@@ -1660,8 +1652,6 @@ class Tournaments:
         slips: Sequence[str],
         *,
         by: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> int:
         """Report several slips ``TABLE=W-L-D`` (pods ``TABLE=Ann>Ben=Cal``) for the
         current round, all or none; how many were stored (judged again once if another
@@ -1702,8 +1692,6 @@ class Tournaments:
         *,
         reason: str,
         by: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> int:
         """Correct a table's result with a reason and who (EV-8.1); ``round_number`` of
         ``None`` is the open round, else the latest. The round corrected."""
@@ -1732,8 +1720,6 @@ class Tournaments:
         penalty: str | None = None,
         reason: str = "",
         by: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> PenaltyOutcome:
         """Record an event penalty and apply it to the match (EV-8.6, IPG 1.2): a game loss
         ends the player's open game as a loss (a game penalty naming this one), a match loss
@@ -1811,9 +1797,6 @@ class Tournaments:
         event_id: str,
         what: str,
         round_number: int | None = None,
-        *,
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> int:
         """Start (``start``) or end (``end``) a round (the latest by default): the clock's
         marks in the stream; a round ends only once every table has its result."""
@@ -1833,8 +1816,6 @@ class Tournaments:
         reason: str = "",
         void_open: bool = False,
         by: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> list[str]:
         """End the event (EV-1.4): refused while a game of the event is open, unless
         ``void_open`` closes those games as void (recorded, in the audit); the games closed."""
