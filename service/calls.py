@@ -493,14 +493,7 @@ class Hall(Tournaments):
         return call_row(event_id, state, state.calls[number], self.clock(), CALL_SECONDS)
 
     @event_write("run")
-    def event_call_claim(
-        self,
-        event_id: str,
-        call: int,
-        *,
-        by: str,
-        head: bool,
-    ) -> CallRow:
+    def event_call_claim(self, event_id: str, call: int, *, by: str, head: bool) -> CallRow:
         """A referee takes the call (EV-10.4)."""
         return self._call_step(
             event_id, h.ClaimCall(call=call, by=by, head=head, at=self.clock()), call
@@ -508,12 +501,7 @@ class Hall(Tournaments):
 
     @event_write("run")
     def event_call_escalate(
-        self,
-        event_id: str,
-        call: int,
-        *,
-        by: str,
-        reason: str = "",
+        self, event_id: str, call: int, *, by: str, reason: str = ""
     ) -> CallRow:
         """Hand the call to the head referee (EV-10.5)."""
         return self._call_step(
@@ -522,13 +510,7 @@ class Hall(Tournaments):
 
     @event_write("run")
     def event_call_resolve(
-        self,
-        event_id: str,
-        call: int,
-        *,
-        by: str,
-        note: str,
-        head: bool,
+        self, event_id: str, call: int, *, by: str, note: str, head: bool
     ) -> CallRow:
         """Close the call with what was done (EV-10.6)."""
         command = h.ResolveCall(call=call, by=by, note=note, head=head, at=self.clock())
@@ -574,13 +556,7 @@ class Hall(Tournaments):
         return event_id, key[1]
 
     @event_write("run")
-    def game_call(
-        self,
-        game_id: str,
-        *,
-        by: str,
-        reason: str = "",
-    ) -> CallRow:
+    def game_call(self, game_id: str, *, by: str, reason: str = "") -> CallRow:
         """A call from a game (staff): to the event table the game is played at, or, for a
         game outside any event, to the game's own table, kept in the game (REF-11.1)."""
         if not self._at_event(game_id):
@@ -612,12 +588,7 @@ class Hall(Tournaments):
     # -- players' own results ------------------------------------------------------------
     @event_write("run")
     def event_report(
-        self,
-        event_id: str,
-        player: str,
-        result: str,
-        *,
-        table: int | None = None,
+        self, event_id: str, player: str, result: str, *, table: int | None = None
     ) -> ReportRow:
         """``player``'s report of their match, ``W-L-D`` from their side (EV-11.1); it
         confirms or disputes the opponent's pending report when there is one."""
@@ -628,12 +599,7 @@ class Hall(Tournaments):
         return report_row(event_id, state, state.reports[filed.report])
 
     @event_write("run")
-    def event_report_confirm(
-        self,
-        event_id: str,
-        report: int,
-        player: str,
-    ) -> ReportRow:
+    def event_report_confirm(self, event_id: str, report: int, player: str) -> ReportRow:
         """The opponent confirms: the table's result is stored with it (EV-11.4)."""
         command = h.ConfirmReport(report=report, player=player, at=self.clock())
         state, _ = self._hall(event_id, command)
@@ -641,12 +607,7 @@ class Hall(Tournaments):
 
     @event_write("run")
     def event_report_dispute(
-        self,
-        event_id: str,
-        report: int,
-        player: str,
-        *,
-        reason: str = "",
+        self, event_id: str, report: int, player: str, *, reason: str = ""
     ) -> ReportRow:
         """The opponent disagrees: the table waits for the staff (EV-11.5)."""
         command = h.DisputeReport(report=report, player=player, reason=reason, at=self.clock())
@@ -715,12 +676,7 @@ class HallFaces(Hall):
 
     @event_write(None, as_who=True)
     def call_as(
-        self,
-        who: Principal,
-        event_id: str,
-        table: int | None,
-        *,
-        reason: str = "",
+        self, who: Principal, event_id: str, table: int | None, *, reason: str = ""
     ) -> CallRow:
         if who.role == "player":
             player = self.event_player_of(event_id, who.player_id, who.name, "EV-10.2")
@@ -734,12 +690,7 @@ class HallFaces(Hall):
 
     @event_write(None, as_who=True)
     def call_step_as(
-        self,
-        who: Principal,
-        event_id: str,
-        call: int,
-        step: str,
-        text: str = "",
+        self, who: Principal, event_id: str, call: int, step: str, text: str = ""
     ) -> CallRow:
         """``claim``, ``escalate`` (``text``: why) or ``resolve`` (``text``: the note);
         ``event_id`` may name a game outside any event, whose call it is (REF-11.2)."""
@@ -769,13 +720,7 @@ class HallFaces(Hall):
         raise EventRefusedError("EV-10.4", f"{step!r}: a call is claimed, escalated or resolved")
 
     @event_write(None, as_who=True)
-    def game_call_as(
-        self,
-        who: Principal,
-        game_id: str,
-        *,
-        reason: str = "",
-    ) -> CallRow:
+    def game_call_as(self, who: Principal, game_id: str, *, reason: str = "") -> CallRow:
         """A call from a game's page, to the event table it is played at: a player of
         that table, a referee of it, the head referee or the scorekeeper. A game outside
         any event calls to its own table (REF-11.1): a player seated at it, a referee of
@@ -829,24 +774,13 @@ class HallFaces(Hall):
 
     @event_write(None, as_who=True)
     def report_as(
-        self,
-        who: Principal,
-        event_id: str,
-        result: str,
-        *,
-        table: int | None = None,
+        self, who: Principal, event_id: str, result: str, *, table: int | None = None
     ) -> ReportRow:
         return self.event_report(event_id, self._reporter(who, event_id), result, table=table)
 
     @event_write(None, as_who=True)
     def answer_as(
-        self,
-        who: Principal,
-        event_id: str,
-        report: int,
-        *,
-        confirm: bool,
-        reason: str = "",
+        self, who: Principal, event_id: str, report: int, *, confirm: bool, reason: str = ""
     ) -> ReportRow:
         player = self._reporter(who, event_id)
         if confirm:

@@ -176,6 +176,7 @@ class Head(Protocol):
 H = TypeVar("H", bound=Head)
 P = ParamSpec("P")
 R = TypeVar("R")
+V = TypeVar("V")
 
 
 class Staged(msgspec.Struct, Generic[H]):
@@ -513,21 +514,27 @@ def _local() -> Caller:
     return _LOCAL[0]
 
 
+def _holding(var: ContextVar[V], value: Callable[[], V], fn: Callable[P, R]) -> Callable[P, R]:
+    """``fn``, run with ``var`` set to a ``value()`` of its own for the call."""
+
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        reset = var.set(value())
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            var.reset(reset)
+
+    return run
+
+
 def as_caller(
     principal: Principal, fn: Callable[P, R], admitted: Need | None = None
 ) -> Callable[P, R]:
     """``fn`` (an event's write, or a face's work that makes one) made by ``principal``:
     its authorize stage asks of that principal (``admitted``: what the face's guard already
-    admitted for it). Without it a write is the command line's, ``LOCAL``."""
-
-    def run(*args: P.args, **kwargs: P.kwargs) -> R:
-        reset = _CALLER.set(Caller(principal, admitted))  # over a server's NOBODY too
-        try:
-            return fn(*args, **kwargs)
-        finally:
-            _CALLER.reset(reset)
-
-    return run
+    admitted for it), over a server's ``NOBODY`` too. Without it a write is the command
+    line's, ``LOCAL``."""
+    return _holding(_CALLER, lambda: Caller(principal, admitted), fn)
 
 
 def authorize_write(
@@ -687,17 +694,10 @@ def with_terms(
     write made inside another keeps the outer one's terms."""
     if expected_version is None and not idempotency_key:
         return write
-
-    def run(*args: P.args, **kwargs: P.kwargs) -> R:
-        if _TERMS.get() is not None:  # inside a write that named its own
-            return write(*args, **kwargs)
-        reset = _TERMS.set(Terms(expected_version, idempotency_key or None))
-        try:
-            return write(*args, **kwargs)
-        finally:
-            _TERMS.reset(reset)
-
-    return run
+    # fresh terms for each call (they note what was checked and stored), but a write made
+    # inside one that named its own keeps those
+    key = idempotency_key or None
+    return _holding(_TERMS, lambda: _TERMS.get() or Terms(expected_version, key), write)
 
 
 def event_write(

@@ -1335,13 +1335,7 @@ class Tournaments:
             )
 
     @event_write("enter")
-    def event_drop(
-        self,
-        event_id: str,
-        player: str,
-        *,
-        reason: str = "",
-    ) -> DropRow:
+    def event_drop(self, event_id: str, player: str, *, reason: str = "") -> DropRow:
         """Drop a player after the current round (EV-2.5, EV-2.6); in a playoff the drop
         concedes their match (EV-2.10). The round they leave after, and the line saying so."""
         reason = check_reason(reason)
@@ -1350,12 +1344,7 @@ class Tournaments:
 
     @event_write("run")
     def event_pair(
-        self,
-        event_id: str,
-        *,
-        manual: dict[str, Any] | None = None,
-        reason: str = "",
-        by: str = "",
+        self, event_id: str, *, manual: dict[str, Any] | None = None, reason: str = "", by: str = ""
     ) -> list[PairingRow]:
         """Pair the next round (or by hand, ``manual``), create each table's first game
         and link it, all in one transaction; the round's pairings. (No cyclic collection
@@ -1412,12 +1401,7 @@ class Tournaments:
 
     @event_write("run")
     def event_repair(
-        self,
-        event_id: str,
-        manual: dict[str, Any] | None,
-        *,
-        reason: str,
-        by: str = "",
+        self, event_id: str, manual: dict[str, Any] | None, *, reason: str, by: str = ""
     ) -> list[PairingRow]:
         """The head judge replaces the latest round's pairings (EV-5.12): by hand before
         any result (``manual``), or with the engine (``None``), keeping every table that
@@ -1646,13 +1630,7 @@ class Tournaments:
             return command()
 
     @event_write(None)
-    def event_result(
-        self,
-        event_id: str,
-        slips: Sequence[str],
-        *,
-        by: str = "",
-    ) -> int:
+    def event_result(self, event_id: str, slips: Sequence[str], *, by: str = "") -> int:
         """Report several slips ``TABLE=W-L-D`` (pods ``TABLE=Ann>Ben=Cal``) for the
         current round, all or none; how many were stored (judged again once if another
         writer stored first). Who may: the head referee and the scorekeeper, a table
@@ -1685,13 +1663,7 @@ class Tournaments:
 
     @event_write("enter")
     def event_correct(
-        self,
-        event_id: str,
-        round_number: int | None,
-        slip: str,
-        *,
-        reason: str,
-        by: str = "",
+        self, event_id: str, round_number: int | None, slip: str, *, reason: str, by: str = ""
     ) -> int:
         """Correct a table's result with a reason and who (EV-8.1); ``round_number`` of
         ``None`` is the open round, else the latest. The round corrected."""
@@ -1792,12 +1764,7 @@ class Tournaments:
         )
 
     @event_write("run")
-    def event_round(
-        self,
-        event_id: str,
-        what: str,
-        round_number: int | None = None,
-    ) -> int:
+    def event_round(self, event_id: str, what: str, round_number: int | None = None) -> int:
         """Start (``start``) or end (``end``) a round (the latest by default): the clock's
         marks in the stream; a round ends only once every table has its result."""
         loaded = self._event(event_id)
@@ -1810,12 +1777,7 @@ class Tournaments:
 
     @event_write("run")
     def event_end(
-        self,
-        event_id: str,
-        *,
-        reason: str = "",
-        void_open: bool = False,
-        by: str = "",
+        self, event_id: str, *, reason: str = "", void_open: bool = False, by: str = ""
     ) -> list[str]:
         """End the event (EV-1.4): refused while a game of the event is open, unless
         ``void_open`` closes those games as void (recorded, in the audit); the games closed."""
