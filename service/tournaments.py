@@ -39,6 +39,7 @@ from events.tournament import (
 )
 from referee import games as rulebooks
 from referee.contract import Player, Setup
+from referee.errors import CitedError
 from referee.game.facts import game_opened
 from referee.game.setup import drawn_seeds
 from referee.kit.decks import Deck
@@ -103,13 +104,8 @@ class EventNotFoundError(GameNotFoundError):
     """No event (tournament) with that id is in the store."""
 
 
-class EventRefusedError(RefusedError):
+class EventRefusedError(CitedError, RefusedError):
     """A tournament rule refused the command (names its ``EV-`` clause); nothing stored."""
-
-    def __init__(self, clause: str, reason: str) -> None:
-        super().__init__(f"{clause}: {reason}")
-        self.clause = clause
-        self.reason = reason
 
 
 class PairingRow(msgspec.Struct, kw_only=True):
