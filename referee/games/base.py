@@ -60,14 +60,13 @@ class GameParts(msgspec.Struct, Generic[StateT, ActionT], frozen=True, kw_only=T
         """The parts from the game's modules, keyed by the layout's module names: each
         part is the function of its name in its module (``_SOURCES``); ``read_entry`` and
         ``shown_text`` may be missing."""
-        return GameParts(
-            **{
-                part: getattr(modules[module], part, None)
-                if part in _OPTIONAL
-                else getattr(modules[module], part)
-                for part, module in _SOURCES.items()
-            }
-        )
+        found: dict[str, Any] = {
+            part: getattr(modules[module], part, None)
+            if part in _OPTIONAL
+            else getattr(modules[module], part)
+            for part, module in _SOURCES.items()
+        }
+        return GameParts(**found)
 
     @classmethod
     def of_package(cls, package: str) -> GameParts[Any, Any]:
