@@ -12,7 +12,6 @@ lacks was offered only later: it plays the switch's ``absent`` value, the rules 
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import msgspec
@@ -21,6 +20,7 @@ import pytest
 from events.store import GameStore
 from referee import games
 from service import RefereeService
+from tests.stored import service_over_a_copy
 
 OLD = Path(__file__).resolve().parent.parent / "fixtures" / "legacy-rules"
 DUEL, GOAL, POSITION = "gammasphere-as83muvr", "prismatic-72bqwetm", "prizmik-dsx7xshq"
@@ -30,9 +30,7 @@ ADDED_SINCE = {"no_target", "self_target", "weapon_carriers", "goal_reach", "wai
 
 @pytest.fixture
 def old(tmp_path: Path) -> RefereeService:
-    path = tmp_path / "old.db"
-    shutil.copy(OLD / "store.db", path)
-    return RefereeService(GameStore(path))
+    return service_over_a_copy(OLD / "store.db", tmp_path)
 
 
 def shown_then(game_id: str) -> object:
