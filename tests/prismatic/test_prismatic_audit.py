@@ -23,10 +23,10 @@ from tests.prismatic.helpers import (
 PULL = ("Indigo Pulse", "K", 0)  # ability K -> pull
 
 
-def auction_table(**prisms: int) -> PrismaticState:
+def auction_table(opening_forgo: str = "no_bid", **prisms: int) -> PrismaticState:
     """Three players, p2 holding the token, each with the prisms given, at the auction that
     ends round 1 (everyone drew R R G G B, committed nothing and passed)."""
-    state = started(3, starter="p2", starter_token="auction")
+    state = started(3, starter="p2", starter_token="auction", opening_forgo=opening_forgo)
     for seat, n in prisms.items():
         state = edit(state, seat, prisms=n)
     for seat in state.active:
@@ -93,6 +93,19 @@ def test_px_14_4_px_i_9_forgoing_the_first_round_is_making_no_bid() -> None:
     state = auction_table(p1=3, p2=2, p3=5)
     state = play(state, ["p1: forgo", "p2: bid 1", "p3: bid 0"])
     assert (state.starter, player(state, "p2").prisms) == ("p2", 1)
+
+
+def test_px_i_32_opening_forgo_refuse_keeps_the_reading_before_it() -> None:
+    """Variant opening_forgo=refuse (what a game recorded before PX-I.32 plays): only a tied
+    bidder forgoes, so a first-round forgo is refused under PX-I.9 and not listed; once bids
+    tie, forgo is a tied bidder's way out as before."""
+    state = auction_table("refuse", p1=3, p2=2, p3=5)
+    assert_illegal(state, "p1: forgo", "PX-I.9", "bid 0")
+    assert all(RULES.notation(a) != "forgo" for a in RULES.legal_actions(state, "p1"))
+    state = play(state, ["p1: bid 2", "p2: bid 1", "p3: bid 2"])
+    assert "forgo" in {RULES.notation(a) for a in RULES.legal_actions(state, "p1")}
+    state = play(state, ["p1: forgo", "p3: forgo"])
+    assert (state.starter, state.step) == ("p2", "draw")
 
 
 def test_px_14_1_px_14_2_a_refused_sealed_bid_reads_alike_for_the_others() -> None:
