@@ -139,9 +139,7 @@ def check_end(before: PrismataState, after: PrismataState) -> None:
     size=st.sampled_from([5, 8]),
     picks=st.lists(st.integers(0, 2**16), min_size=40, max_size=200),
 )
-def test_buys_and_breaches_agree_with_the_unit_data(
-    seed: int, size: int, picks: list[int]
-) -> None:
+def test_buys_and_breaches_agree_with_the_unit_data(seed: int, size: int, picks: list[int]) -> None:
     """PM-5.2, PM-7.1: every purchase decision and its result, and every end of an action
     phase, as the unit data and the rules summary have them."""
     setup = RULES.resolve_setup(
