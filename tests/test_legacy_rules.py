@@ -18,7 +18,6 @@ game started from (its ``table`` lacks the switch too).
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import msgspec
@@ -27,6 +26,7 @@ import pytest
 from events.store import GameStore
 from referee import games
 from service import RefereeService
+from tests.stored import service_over_a_copy
 
 OLD = Path(__file__).resolve().parent.parent / "fixtures" / "legacy-rules"
 DUEL, GOAL, POSITION = "gammasphere-as83muvr", "prismatic-72bqwetm", "prizmik-dsx7xshq"
@@ -48,9 +48,7 @@ ADDED_SINCE = {
 
 @pytest.fixture
 def old(tmp_path: Path) -> RefereeService:
-    path = tmp_path / "old.db"
-    shutil.copy(OLD / "store.db", path)
-    return RefereeService(GameStore(path))
+    return service_over_a_copy(OLD / "store.db", tmp_path)
 
 
 def shown_then(game_id: str) -> object:

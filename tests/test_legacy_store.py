@@ -9,7 +9,6 @@ their hashes are computed over the bytes stored, so the chains still hold.
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import msgspec
@@ -18,6 +17,7 @@ import pytest
 from events.store import GameStore
 from referee import games
 from service import RefereeService
+from tests.stored import service_over_a_copy
 
 LEGACY = Path(__file__).resolve().parent.parent / "fixtures" / "legacy"
 EXPECTED = json.loads((LEGACY / "expected.json").read_text())
@@ -25,9 +25,7 @@ EXPECTED = json.loads((LEGACY / "expected.json").read_text())
 
 @pytest.fixture
 def legacy(tmp_path: Path) -> RefereeService:
-    path = tmp_path / "old.db"
-    shutil.copy(LEGACY / "store-v1.db", path)
-    return RefereeService(GameStore(path))
+    return service_over_a_copy(LEGACY / "store-v1.db", tmp_path)
 
 
 def test_every_legacy_game_replays_to_the_position_it_had(legacy: RefereeService) -> None:

@@ -8,6 +8,7 @@ from referee.games.gammasphere.position import attack_of, defense_of
 from referee.kit.adjustments import parse_change
 from tests.gammasphere.helpers import (
     DECK,
+    DRILLMASTER_CARD,
     OTHER,
     RULES,
     adjust,
@@ -493,17 +494,8 @@ DRILL = (
 [[cards]]
 name = "Pylon"
 kind = "pylon"
-[[cards]]
-name = "Drillmaster"
-kind = "character"
-gas = 100
-level = 3
-attack = 800
-defense = 700
-attack_mod = 200
-text = "On arrival, one own character rises two levels."
-effect = { target = "own character", level = 2 }
 """
+    + DRILLMASTER_CARD
     + DUELIST_CARD
 )
 

@@ -12,8 +12,10 @@ from tests.prismatic.helpers import (
     RULES,
     act,
     assert_illegal,
+    auction_table,
     edit,
     ms,
+    pass_round,
     play,
     player,
     started,
@@ -21,22 +23,6 @@ from tests.prismatic.helpers import (
 )
 
 PULL = ("Indigo Pulse", "K", 0)  # ability K -> pull
-
-
-def auction_table(opening_forgo: str = "no_bid", **prisms: int) -> PrismaticState:
-    """Three players, p2 holding the token, each with the prisms given, at the auction that
-    ends round 1 (everyone drew R R G G B, committed nothing and passed)."""
-    state = started(3, starter="p2", starter_token="auction", opening_forgo=opening_forgo)
-    for seat, n in prisms.items():
-        state = edit(state, seat, prisms=n)
-    for seat in state.active:
-        state = act(state, f"{seat}: draw R R G G B")
-    for seat in state.active:
-        state = act(state, f"{seat}: pass")
-    for seat in state.order:
-        state = act(state, f"{seat}: pass")
-    assert state.step == "auction"
-    return state
 
 
 def test_px_7_3_px_i_3_a_board_mote_is_in_the_bag_at_once() -> None:
@@ -137,15 +123,10 @@ def _spent(goal: int, p1_progress: tuple[str, ...] = ()) -> PrismaticState:
 
 
 def _pass_round(state: PrismaticState) -> PrismaticState:
-    for seat in state.active:
-        bag = player(state, seat).bag
-        shown = " ".join(list(bag)[:5]) if bag else "none"
-        state = act(state, f"{seat}: draw {shown}")
-    for seat in state.active:
-        state = act(state, f"{seat}: pass")
-    for seat in state.order:
-        state = act(state, f"{seat}: pass")
-    return state
+    """``pass_round``, each seat drawing the first five motes of its bag (none from an empty
+    bag)."""
+    draws = {seat: " ".join(list(player(state, seat).bag)[:5]) for seat in state.active}
+    return pass_round(state, {seat: shown or "none" for seat, shown in draws.items()})
 
 
 def test_px_i_30_an_unreachable_goal_triggers_the_end() -> None:
