@@ -137,3 +137,28 @@ def test_old_text_exports_import_to_the_same_positions(tmp_path: Path) -> None:
     for game_id in GAMES:
         assert shown_now(fresh, game_id) == shown_then(game_id), game_id
     assert fresh.verify().bad == 0
+
+
+@pytest.mark.parametrize(
+    ("chosen", "played"), [({}, "units"), ({"breach_tally": "entries"}, "entries")]
+)
+def test_a_position_given_today_without_a_switch_plays_the_games_switch(
+    tmp_path: Path, chosen: dict[str, str], played: str
+) -> None:
+    """PM-I.23: a position string a table gives today may lack a switch offered since its
+    form was first written; the game plays the switch it was created with (today's default
+    or the table's choice), written into the stored string, so replaying it (which reads a
+    string lacking the switch as a record older than it) plays the same rules."""
+    svc = RefereeService(GameStore(tmp_path / "given.db"))
+    rules = games.load("prismata")
+    start = json.loads(
+        rules.position_text(
+            svc.load(svc.create_game("prismata", {"p1": "A", "p2": "B"}).game_id).state
+        )
+    )
+    del start["table"]["breach_tally"]
+    given = svc.create_game(
+        "prismata", {"p1": "A", "p2": "B"}, variants=chosen, options={"position": json.dumps(start)}
+    ).game_id
+    assert svc.load(given).state.table.breach_tally == played
+    assert svc.verify().bad == 0
