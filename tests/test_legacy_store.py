@@ -45,11 +45,14 @@ def as_json(data: object) -> object:
 
 def shown_then(game_id: str, position: object) -> object:
     """``position`` without the variants added to the game since the store was written, each
-    of which must show its default (a recorded game never chose them). A game shows its
-    variants under ``variants`` (PRIZMIK) or ``table`` (Prismata)."""
+    of which must show the rules of the record's time: its ``absent`` value, else its default
+    (a recorded game never chose them). A game shows its variants under ``variants``
+    (PRIZMIK) or ``table`` (Prismata)."""
     if not isinstance(position, dict):
         return position
-    options = {v.key: v.default for v in games.load(game_id.partition("-")[0]).variant_options}
+    options = {
+        v.key: v.absent or v.default for v in games.load(game_id.partition("-")[0]).variant_options
+    }
     for field in ("variants", "table"):
         shown = position.get(field)
         if not isinstance(shown, dict):

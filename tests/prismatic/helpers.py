@@ -172,10 +172,11 @@ def pass_round(state: PrismaticState, draws: dict[str, str] | None = None) -> Pr
     return state
 
 
-def auction_table(**prisms: int) -> PrismaticState:
+def auction_table(opening_forgo: str = "no_bid", **prisms: int) -> PrismaticState:
     """Three players, p2 holding the token, each with the prisms given, at the auction that
-    ends round 1 (everyone drew R R G G B, committed nothing and passed)."""
-    state = started(3, starter="p2", starter_token="auction")
+    ends round 1 (everyone drew R R G G B, committed nothing and passed); ``opening_forgo``
+    is PX-I.32's switch."""
+    state = started(3, starter="p2", starter_token="auction", opening_forgo=opening_forgo)
     for seat, n in prisms.items():
         state = edit(state, seat, prisms=n)
     state = pass_round(state)

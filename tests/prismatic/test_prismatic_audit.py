@@ -81,6 +81,19 @@ def test_px_14_4_px_i_9_forgoing_the_first_round_is_making_no_bid() -> None:
     assert (state.starter, player(state, "p2").prisms) == ("p2", 1)
 
 
+def test_px_i_32_opening_forgo_refuse_keeps_the_reading_before_it() -> None:
+    """Variant opening_forgo=refuse (what a game recorded before PX-I.32 plays): only a tied
+    bidder forgoes, so a first-round forgo is refused under PX-I.9 and not listed; once bids
+    tie, forgo is a tied bidder's way out as before."""
+    state = auction_table("refuse", p1=3, p2=2, p3=5)
+    assert_illegal(state, "p1: forgo", "PX-I.9", "bid 0")
+    assert all(RULES.notation(a) != "forgo" for a in RULES.legal_actions(state, "p1"))
+    state = play(state, ["p1: bid 2", "p2: bid 1", "p3: bid 2"])
+    assert "forgo" in {RULES.notation(a) for a in RULES.legal_actions(state, "p1")}
+    state = play(state, ["p1: forgo", "p3: forgo"])
+    assert (state.starter, state.step) == ("p2", "draw")
+
+
 def test_px_14_1_px_14_2_a_refused_sealed_bid_reads_alike_for_the_others() -> None:
     """A tied bidder's bid that does not raise is refused (PX-14.2); the reason, which tells
     what the sealed bid was, is for its seat and the referee: the others read that a sealed
