@@ -298,7 +298,8 @@ def entry_lines(result: EntryResult) -> tuple[list[str], list[str]]:
             )
             out.append(
                 f"  record it with: referee adjust {result.game_id} 'CHANGES' "
-                f"--card {shlex.quote(ruling.card)} --reason WHY (or --none if it does nothing)"
+                f"--card {shlex.quote(safe_text(ruling.card))} --reason WHY "
+                "(or --none if it does nothing)"
             )
         if result.ended is not None:
             out.append(f"game over: {result.ended.line()}")

@@ -206,7 +206,6 @@ def test_table_agree_records_a_draw_and_agree_with_words_stores_nothing(db_path:
     assert shown["to_move"] is None
 
 
-
 def test_ref_2_2_the_table_says_how_an_ended_game_can_be_reopened(db_path: Path) -> None:
     """A resignation is not corrected by 'undo' (REF-2.2): the table must not tell the
     referee it is; a result reached by rule is (the last action retracted)."""
@@ -221,6 +220,7 @@ def test_ref_2_2_the_table_says_how_an_ended_game_can_be_reopened(db_path: Path)
     assert code == 0
     assert "'referee undo' or a dispute can reopen it (REF-2.2)" in out
     done(db_path, "undo", by_rule, "--reason", "it was t2")
+
 
 def test_dispute_rule_appeal_audit_scoreboard(db_path: Path) -> None:
     game = new_game(db_path, heap=3)

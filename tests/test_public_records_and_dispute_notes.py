@@ -134,7 +134,6 @@ def test_ref_8_1_a_referee_record_still_judges_its_rejections_again(tmp_path: Pa
     assert "the rules now cite GS-6.3" in err
 
 
-
 def test_ref_8_1_a_public_record_of_a_sealed_list_opened_re_imports(tmp_path: Path) -> None:
     """A public record withholds the list and salt a seat opened (REF-5.3); its import took
     the withheld line for an empty decklist and refused the whole record. The public copy
@@ -168,6 +167,7 @@ def test_ref_8_1_a_public_record_of_a_sealed_list_opened_re_imports(tmp_path: Pa
     code, _, err = call(tmp_path / "third.db", "import", str(tmp_path / "forged.txt"))
     assert code == 2
     assert "REF-5.3: an opening in the referee's record names the list opened" in err
+
 
 def test_ref_8_1_is_written_as_an_interpretation() -> None:
     code, out, _ = call(ROOT / "unused.db", "rules", "procedure", "--json")
