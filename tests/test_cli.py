@@ -222,6 +222,21 @@ def test_ref_2_2_the_table_says_how_an_ended_game_can_be_reopened(db_path: Path)
     done(db_path, "undo", by_rule, "--reason", "it was t2")
 
 
+def test_gs_3_4_a_refused_decklist_names_each_clause_once(db_path: Path, tmp_path: Path) -> None:
+    """'GS-3.4: p1's decklist breaks the construction rules: GS-3.4: ...' said it twice; a
+    second clause still names itself."""
+    deck = tmp_path / "deck.txt"
+    deck.write_text("5 Gamma Trooper\n2 Ion Lancr\n33 Pylon\n")
+    err = refused(
+        db_path, "new", "gammasphere", "-p", "p1=Ann", "-p", "p2=Ben", "--deck", f"p1={deck}"
+    )
+    assert err.startswith(
+        "error: GS-3.1: p1's decklist breaks the construction rules: 5 Gamma Trooper: a deck "
+        "holds at most 4 copies of an entity; GS-3.4: Ion Lancr is not a card"
+    ), err
+    assert err.count("GS-3.1") == 1
+
+
 def test_dispute_rule_appeal_audit_scoreboard(db_path: Path) -> None:
     game = new_game(db_path, heap=3)
     call(db_path, "act", game, "t4")  # rejected: event 2

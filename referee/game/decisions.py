@@ -171,10 +171,14 @@ def check_deck(rules: GameRules[Any, Any], setup: Setup, seat: str, deck: Deck) 
     if isinstance(deck, Decklist):
         verdict = decks.check_deck(setup, seat, deck)
         if verdict.violations:
+            first = verdict.violations[0].clause  # the message opens with it: not twice
             raise InvalidCommandError(
-                verdict.violations[0].clause,
+                first,
                 f"{seat}'s decklist breaks the construction rules: "
-                + "; ".join(f"{v.clause}: {v.reason}" for v in verdict.violations),
+                + "; ".join(
+                    v.reason if v.clause == first else f"{v.clause}: {v.reason}"
+                    for v in verdict.violations
+                ),
             )
     elif deck.size < 1:
         raise InvalidCommandError("REF-5.2", "a sealed list must say how many cards it holds")
