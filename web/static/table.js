@@ -353,6 +353,8 @@
       if (data.ok) {
         form.reset();  // what was sent is done: the redraw keeps only what is typed elsewhere
         await reloadToolkit();
+        // extra time given: the table's clock (clock.js) reads the round clock again now
+        if (form.dataset.tool === "extend") document.dispatchEvent(new CustomEvent("referee:clock"));
       }
       else freshKey(form);  // the refused values are kept; corrected, they go under a key of their own
       // a refusal before the form was read (the role may not: a guard's) is a problem document
