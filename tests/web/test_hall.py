@@ -454,3 +454,30 @@ def test_the_clock_page_controls_for_the_head_and_a_table_referee(
         marks = [line.text for line in svc.event_log(event) if line.kind == "clock-marked"]
         assert [m.split(" clock ")[1].split(" ")[0] for m in marks] == ["started", "paused"]
         assert svc.event_clock_view(event).tables[1].extension_minutes == 4
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no browser: {CHROMIUM}")
+def test_a_table_referee_gives_extra_time_from_the_table_page(
+    browser: Any, event: str, store: str, request: pytest.FixtureRequest
+) -> None:
+    """EV-9.4 at the table: the table's referee opens 'Give extra time' on the game's page,
+    gives 5 minutes for a ruling, and the page's own clock shows them at once (no reload)."""
+    server: ThreadServer = request.getfixturevalue("live_server")
+    with open_service(Path(store)) as svc:
+        svc.event_clock(event, "start")
+        game = svc.event_pairings(event)[0].games[0]  # table 1
+    tom = signed_in(browser, server.base, table_token(store, event, "1", name="Tom"))
+    tom.goto(f"{server.base}/games/{game}")
+    tom.click("#tool-extend summary")
+    tom.fill("#extend-minutes", "5")
+    tom.fill("#extend-reason", "ruling")
+    tom.click("#extend-submit")
+    tom.wait_for_function("document.getElementById('result').textContent.includes('5 more')")
+    assert tom.inner_text("#result") == "table 1: 5 more minutes (ruling); 5 in all this round"
+    tom.wait_for_function(
+        "document.querySelector('#table-clock .clock-ext').textContent === '+5 min'"
+    )
+    assert not tom.errors
+    tom.context.close()
+    with open_service(Path(store)) as svc:
+        assert svc.event_clock_view(event).tables[0].extension_minutes == 5
