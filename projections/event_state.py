@@ -57,7 +57,7 @@ import msgspec
 from projections.db import ProjectionDB, projection_db
 from referee.kit.decks import Deck
 from referee.tournament.model import Placement, Round, Score, TableKey, history_pairings
-from referee.tournament.standings import MatchResult, Standing, StandingsCounts
+from referee.tournament.standings import MatchResult, PlacedCounts, Standing, StandingsCounts
 from referee.tournament.state import TableState, Tournament
 
 __all__ = [
@@ -342,7 +342,7 @@ _ENCODER = msgspec.msgpack.Encoder(enc_hook=_enc)
 _HEAD = msgspec.msgpack.Decoder(_Head, dec_hook=_dec)
 _PART = msgspec.msgpack.Decoder(_Part)
 _ROUND = msgspec.msgpack.Decoder(Round)
-_COUNTS = msgspec.msgpack.Decoder(StandingsCounts)
+_COUNTS = msgspec.msgpack.Decoder(PlacedCounts)
 _TABLE = msgspec.msgpack.Decoder(list[Standing])
 _ENVELOPE = msgspec.msgpack.Decoder(
     tuple[bytes, list[tuple[int, int, bytes, bytes]], bytes | None, bytes | None]
@@ -1205,7 +1205,8 @@ _KEYS = msgspec.msgpack.Decoder(list[TableKey])
 
 def encode_counts(counts: StandingsCounts) -> msgspec.Raw:
     """Standings counts as kept, in four sections of their own, each its own msgpack
-    behind a frame of their sizes: the figures (the counts without their results), the
+    behind a frame of their sizes: the figures (the counts without their results, each
+    opponent by their place: ``PlacedCounts``), the
     rounds their results are of, the results' keys, and the results (45,000 of them at
     10,000 players in round 9: most of the bytes). A reader takes the section it needs
     and parses nothing else (a pairing reads the figures and the rounds; msgpack in one
@@ -1213,7 +1214,7 @@ def encode_counts(counts: StandingsCounts) -> msgspec.Raw:
     was of the round its slips moved)."""
     keys = [key for key, _ in counts.results]
     parts = [
-        _ENCODER.encode(msgspec.structs.replace(counts, results=[])),
+        _ENCODER.encode(PlacedCounts.of(counts)),
         _ENCODER.encode(sorted({number for number, _ in keys})),
         _ENCODER.encode(keys),
         _ENCODER.encode(counts.results),
@@ -1224,7 +1225,7 @@ def encode_counts(counts: StandingsCounts) -> msgspec.Raw:
 
 def decode_counts(raw: msgspec.Raw) -> StandingsCounts:
     figures, _, _, results = _sections(raw)
-    return msgspec.structs.replace(_COUNTS.decode(figures), results=_RESULTS.decode(results))
+    return _COUNTS.decode(figures).named(_RESULTS.decode(results))
 
 
 class KeptKeys:
@@ -1247,8 +1248,9 @@ class KeptKeys:
         return self._read.isdisjoint(wanted)
 
 
-def decode_figures(raw: msgspec.Raw) -> tuple[StandingsCounts, KeptKeys]:
-    """The kept counts without their results (left empty), and the keys of those results."""
+def decode_figures(raw: msgspec.Raw) -> tuple[PlacedCounts, KeptKeys]:
+    """The kept counts without their results, their opponents by place (as kept), and the
+    keys of those results."""
     figures, rounds, keys, _ = _sections(raw)
     return _COUNTS.decode(figures), KeptKeys(rounds, keys)
 
