@@ -51,6 +51,7 @@ complete graph is used from the start.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import operator
 from collections.abc import Collection, Mapping, Sequence
@@ -180,11 +181,10 @@ def _ideal_slots(costs: _Costs, rest: Sequence[int]) -> list[tuple[int, int]]:
     slots: list[tuple[int, int]] = []
     carry: int | None = None
     pos, m = 0, len(rest)
+    start, end, halves = costs.start, costs.end, costs.half
     while pos < m:
-        first = costs.start[rest[pos]]
-        stop = pos
-        while stop < m and costs.start[rest[stop]] == first:
-            stop += 1
+        first = rest[pos]
+        stop = bisect.bisect_right(rest, end[first], pos)  # ``rest`` ascends: the group's end
         group = list(rest[pos:stop])
         pos = stop
         if carry is not None:
@@ -195,7 +195,12 @@ def _ideal_slots(costs: _Costs, rest: Sequence[int]) -> list[tuple[int, int]]:
             carry = group.pop()
         if not group:
             continue
-        half = costs.half[group[0]]
+        half = halves[group[0]]
+        if 2 * half == len(group) and group[0] == start[group[0]] == group[-1] - 2 * half + 1:
+            # the whole score group, nobody carried in or out: each meets their shape
+            # partner (as the loop below pairs them), in order (a large round's every group)
+            slots.extend(zip(group[:half], group[half:]))
+            continue
         present = set(group)
         used: set[int] = set()
         pairs: list[tuple[int, int]] = []
@@ -273,8 +278,18 @@ def _blocks(
     ids = [s.id for s in seats]
     met = [s.opponents for s in seats]
 
+    start, end, half = costs.start, costs.end, costs.half
+
     def clean(chunk: Sequence[tuple[int, int]]) -> bool:
-        return all(ids[j] not in met[i] and costs.shape(i, j) == 0 for i, j in chunk)
+        for i, j in chunk:  # ``i < j``: no rematch and ``costs.shape(i, j) == 0``, inlined
+            if ids[j] in met[i]:
+                return False
+            if start[i] == start[j]:
+                if j - i != half[i]:
+                    return False
+            elif i != end[i] or j != start[j]:
+                return False
+        return True
 
     pairs: list[tuple[int, int]] = []
     c, n_chunks = 0, len(chunks)
