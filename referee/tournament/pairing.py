@@ -199,7 +199,7 @@ def _ideal_slots(costs: _Costs, rest: Sequence[int]) -> list[tuple[int, int]]:
         if 2 * half == len(group) and group[0] == start[group[0]] == group[-1] - 2 * half + 1:
             # the whole score group, nobody carried in or out: each meets their shape
             # partner (as the loop below pairs them), in order (a large round's every group)
-            slots.extend(zip(group[:half], group[half:]))
+            slots.extend(zip(group[:half], group[half:], strict=True))
             continue
         present = set(group)
         used: set[int] = set()
@@ -229,30 +229,38 @@ def _solve_block(
     points, start, half = costs.points, costs.start, costs.half
     top, unit = costs.top, costs.score_unit
     edges: list[tuple[int, int, int]] = []
+    # each player's opponents by their place in the block (``None``: not in it), so the
+    # 2,016 pairs of a block of 64 test an integer in a set, not a name in a list of names
+    find = {player: u for u, player in enumerate(ids)}.get
     # costs.pair(i, j, False) for i < j, inlined: this loop is most of a block's time
     for u in range(b):
         i = nodes[u]
         met, p_i, s_i, h_i, tail = (
-            seats[i].opponents,
+            set(map(find, seats[i].opponents)),
             points[i],
             start[i],
             half[i],
             costs.end[i] - i,
         )
-        for v in range(u + 1, b):
-            if ids[v] in met:
-                continue
-            j = nodes[v]
-            d = p_i - points[j]
-            shape = abs(j - i - h_i) if start[j] == s_i else tail + j - start[j]
-            edges.append((u, v, top - unit * d * d - shape))
+        edges += [
+            (
+                u,
+                v,
+                top
+                - unit * (d := p_i - points[j]) * d
+                - (abs(j - i - h_i) if start[j] == s_i else tail + j - start[j]),
+            )
+            for v, j in enumerate(nodes[u + 1 :], u + 1)
+            if v not in met
+        ]
     graph = rx.PyGraph()
     graph.add_nodes_from(range(b))
     graph.add_edges_from(edges)
     matching = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
     if 2 * len(matching) != b:
         return None
-    pairs = [(nodes[u], nodes[v]) for u, v in matching]
+    # nodes ascend: each pair lower place first, as the ideal slots have them
+    pairs = [(nodes[u], nodes[v]) if u < v else (nodes[v], nodes[u]) for u, v in matching]
     if costs.gaps(pairs) != costs.gaps(slots):
         return None
     return pairs
@@ -374,7 +382,7 @@ def _swiss_places(
             del rest[lowest_eligible]
         found = _blocks(seats, costs, rest, block)
         if found is not None:
-            ordered = sorted((min(i, j), max(i, j)) for i, j in found)
+            ordered = sorted(found)  # each pair ``(i, j)`` with ``i < j`` already
             return ordered, lowest_eligible if n % 2 else None
     k = n if n <= complete_up_to else start_k
     wanted = (n + 1) // 2
