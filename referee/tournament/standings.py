@@ -50,6 +50,7 @@ from referee.tournament.model import (
 
 __all__ = [
     "Contribution",
+    "CountedFigures",
     "MatchResult",
     "PlacedCounts",
     "Record",
@@ -348,10 +349,12 @@ class StandingsCounts(msgspec.Struct, array_like=True, frozen=True):
 
 
 class PlacedCounts(msgspec.Struct, array_like=True, frozen=True):
-    """``StandingsCounts`` as a snapshot keeps them, without their results: each opponent
-    by their place in ``players`` (or past them, in ``others``: a name the counts do not
-    rank). A reader of 10,000 players' 90,000 opponents then decodes integers and sums
-    columns by place, where names were decoded, hashed and looked up one by one."""
+    """What a ranking reads of ``StandingsCounts`` as a snapshot keeps them: the players,
+    their counts and their opponents, each opponent by their place in ``players`` (or past
+    them, in ``others``: a name the counts do not rank); the sums and figures and the
+    results are kept apart (``CountedFigures``). A reader of 10,000 players' 90,000
+    opponents then decodes integers and sums columns by place, where names were decoded,
+    hashed and looked up one by one, and decodes no figure it works out again."""
 
     players: list[str]
     others: list[str]
@@ -359,12 +362,10 @@ class PlacedCounts(msgspec.Struct, array_like=True, frozen=True):
     place ``len(players) + k`` is ``others[k]``."""
     counts: list[tuple[int, int, int, int, int, int, int, int]]
     opponents: list[list[int]]
-    sums: list[tuple[int, int, int, int]]
-    figures: list[tuple[int, int, int, int, int, int, int]]
 
     @classmethod
     def of(cls, counts: StandingsCounts) -> PlacedCounts:
-        """``counts`` with their opponents placed (their results left out)."""
+        """``counts`` with their opponents placed (their figures and results left out)."""
         players = counts.players
         place = dict(zip(players, range(len(players)), strict=True))
         others: list[str] = []
@@ -377,30 +378,33 @@ class PlacedCounts(msgspec.Struct, array_like=True, frozen=True):
                     place[name] = len(place)
                     others.append(name)
             opponents = [list(map(get, met)) for met in counts.opponents]
-        return cls(
-            players=players,
-            others=others,
-            counts=counts.counts,
-            opponents=opponents,
-            sums=counts.sums,
-            figures=counts.figures,
-        )
+        return cls(players=players, others=others, counts=counts.counts, opponents=opponents)
 
     def named(
-        self, results: list[tuple[tuple[int, int], MatchResult]] | None = None
+        self,
+        figured: CountedFigures | None = None,
+        results: list[tuple[tuple[int, int], MatchResult]] | None = None,
     ) -> StandingsCounts:
-        """These counts with their opponents by name, and ``results`` (none given: left
-        empty)."""
+        """These counts with their opponents by name, ``figured``'s sums and figures and
+        ``results`` (not given: left empty)."""
         names = [*self.players, *self.others] if self.others else self.players
         get = names.__getitem__
         return StandingsCounts(
             players=self.players,
             counts=self.counts,
             opponents=[list(map(get, met)) for met in self.opponents],
-            sums=self.sums,
-            figures=self.figures,
+            sums=figured.sums if figured is not None else [],
+            figures=figured.figures if figured is not None else [],
             results=results if results is not None else [],
         )
+
+
+class CountedFigures(msgspec.Struct, array_like=True, frozen=True):
+    """The rest of ``StandingsCounts`` but their results, kept apart from ``PlacedCounts``:
+    the opponents' sums and the sort key's figures, row by row."""
+
+    sums: list[tuple[int, int, int, int]]
+    figures: list[tuple[int, int, int, int, int, int, int]]
 
 
 class Standings:
@@ -977,8 +981,8 @@ def ranked(
         return slips
     named = counts.named() if isinstance(counts, PlacedCounts) else counts
     moved = _moved(named, settings, people.values(), changes)
-    if moved is None:
-        return [(p, figures[0]) for p, figures in zip(counts.players, counts.figures, strict=True)]
+    if moved is None:  # nothing changed: the counts' order, with their points
+        return [(p, row[0]) for p, row in zip(counts.players, counts.counts, strict=True)]
     people, tallies, _ = moved
     return [(p, tallies[p].points) for p in _ordered(people, _figured(tallies, floor_of(settings)))]
 

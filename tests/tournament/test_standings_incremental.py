@@ -21,6 +21,7 @@ from referee.tournament import (
     compute_standings,
 )
 from referee.tournament.standings import (
+    CountedFigures,
     PlacedCounts,
     StandingsCounts,
     _ranked_slips,
@@ -226,7 +227,8 @@ def test_a_rounds_new_slips_rank_in_columns_as_the_table_orders(
     ]
     people = {e.id: e for e in entrants}
     placed = PlacedCounts.of(kept)  # as a snapshot keeps them: opponents by place
-    assert placed.named(kept.results) == kept
+    figured = CountedFigures(sums=kept.sums, figures=kept.figures)
+    assert placed.named(figured, kept.results) == kept
     assert _ranked_slips(placed, settings_, people, changes) == expected
     assert ranked(kept, settings_, entrants, changes) == expected
     bare = msgspec.structs.replace(kept, results=[])
@@ -258,7 +260,7 @@ def test_placed_counts_keep_an_opponent_they_do_not_rank() -> None:
     placed = PlacedCounts.of(counts)
     assert placed.opponents == [[1, 2], [0]]
     assert placed.others == ["ghost"]
-    assert placed.named() == counts
+    assert placed.named(CountedFigures(sums=counts.sums, figures=counts.figures)) == counts
     people = {p: Entrant(id=p, name=p, order=n) for n, p in enumerate(counts.players)}
     slip = MatchResult(round=2, players=("a", "b"), score=Score(2, 0))
     assert _ranked_slips(placed, Settings(game="x"), people, {(2, 1): slip}) is None
