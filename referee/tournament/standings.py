@@ -34,7 +34,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from itertools import repeat
-from operator import add, attrgetter, itemgetter, mul, neg, sub
+from operator import attrgetter, mul, neg
 
 import msgspec
 from sortedcontainers import SortedList  # type: ignore[import-untyped]
@@ -1051,10 +1051,8 @@ def _ranked_slips(
     met = list(map(len, opponents))
     lengths = set(met)
     spread = math.lcm(*(lengths - {0})) if lengths - {0} else 1
-    flat = list(itertools.chain.from_iterable(opponents))
-    ends = list(itertools.accumulate(met))
-    opp_mw = _run_sums(mw_column, flat, ends)
-    opp_gw = _run_sums(gw_column, flat, ends)
+    opp_mw = list(map(sum, map(map, repeat(mw_column.__getitem__), opponents)))
+    opp_gw = list(map(sum, map(map, repeat(gw_column.__getitem__), opponents)))
     if 0 in lengths:  # a player without an opponent yet stands at the floor
         floor_scaled = floor.numerator * (unit // floor.denominator) * spread
         omw = [s * (spread // n) if n else floor_scaled for s, n in zip(opp_mw, met, strict=True)]
@@ -1063,42 +1061,17 @@ def _ranked_slips(
         per = {n: spread // n for n in lengths}
         omw = list(map(mul, opp_mw, map(per.__getitem__, met)))
         ogw = list(map(mul, opp_gw, map(per.__getitem__, met)))
-    order = _sorted_places(
-        [
-            list(map(neg, points)),
-            list(map(neg, omw)),
-            list(map(neg, gw_column)),  # GW over ``unit``: the same order as over ``whole``
-            list(map(neg, ogw)),
-            list(map(_ORDER, map(people.__getitem__, players))),
-        ]
+    keys = list(
+        zip(
+            map(neg, points),
+            map(neg, omw),
+            map(neg, map(mul, gw_column, repeat(spread))),
+            map(neg, ogw),
+            map(_ORDER, map(people.__getitem__, players)),
+            strict=True,
+        )
     )
-    return [(players[i], points[i]) for i in order]
-
-
-def _run_sums(column: list[int], flat: list[int], ends: list[int]) -> list[int]:
-    """For each run of places in ``flat`` (the k-th ending at ``ends[k]``), the sum of
-    ``column`` at them: picked by one ``itemgetter`` and summed by running totals, in C,
-    where a sum a player called ``column.__getitem__`` once an opponent (180,000 calls)."""
-    if not ends:
-        return []
-    picked = itemgetter(*flat)(column) if len(flat) > 1 else [column[i] for i in flat]
-    totals = [0, *itertools.accumulate(picked)]
-    at_ends = itemgetter(*ends)(totals) if len(ends) > 1 else (totals[ends[0]],)
-    return list(map(sub, at_ends, [0, *at_ends[:-1]]))
-
-
-def _sorted_places(columns: Sequence[Sequence[int]]) -> list[int]:
-    """The places of ``columns``' rows, sorted as their tuples sort (first column first):
-    each column moved to start at 0 and the columns packed into one integer (mixed radix),
-    so the sort compares one integer a row, where tuples tied on their first figures
-    within a score group compared figure by figure."""
-    packed: Iterable[int] = repeat(0)
-    for column in columns:
-        low = min(column)
-        base = max(column) - low + 1
-        packed = map(add, map(mul, packed, repeat(base)), map(sub, column, repeat(low)))
-    keys = list(packed)
-    return sorted(range(len(keys)), key=keys.__getitem__)
+    return [(players[i], points[i]) for i in sorted(range(len(players)), key=keys.__getitem__)]
 
 
 def _moved(

@@ -25,8 +25,6 @@ from referee.tournament.standings import (
     PlacedCounts,
     StandingsCounts,
     _ranked_slips,
-    _run_sums,
-    _sorted_places,
     advanced,
     ranked,
     table_of,
@@ -331,28 +329,3 @@ def test_explain_names_opponents_and_the_floor() -> None:
     assert "sum 5/6 / 2 = 5/12" in text
     assert live.row("ann").omw == "5/12"
     assert Fraction(live.row("ann").mw) == 1
-
-
-@settings(max_examples=100, deadline=None)
-@given(
-    st.integers(1, 12).flatmap(
-        lambda n: st.lists(
-            st.lists(st.integers(-(10**12), 10**12), min_size=n, max_size=n), min_size=1, max_size=5
-        )
-    )
-)
-def test_places_sort_as_their_rows_tuples(columns: list[list[int]]) -> None:
-    """EV-4.1: the column ranking's packed sort orders the rows as their tuples sort (the
-    tie-break figure by figure), ties kept in place order."""
-    rows = list(zip(*columns, strict=True))
-    assert _sorted_places(columns) == sorted(range(len(rows)), key=rows.__getitem__)
-
-
-@given(st.lists(st.lists(st.integers(0, 5), max_size=4), min_size=1, max_size=6))
-def test_run_sums_sum_each_players_opponents(opponents: list[list[int]]) -> None:
-    """EV-4.5: each player's opponents' figures summed from one column, by place (one entry
-    for each match against them)."""
-    column = [7, 11, 13, 17, 19, 23]
-    flat = list(itertools.chain.from_iterable(opponents))
-    ends = list(itertools.accumulate(map(len, opponents)))
-    assert _run_sums(column, flat, ends) == [sum(column[i] for i in met) for met in opponents]
