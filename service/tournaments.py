@@ -457,7 +457,7 @@ class _Loaded:
         if self._moved:
             state = self.state
             assert state.settings is not None
-            changes = {key: _match_result(state, key) for key in dict.fromkeys(self._touched)}
+            changes = _match_results(state, dict.fromkeys(self._touched))
             counts = advanced(self._counts, state.settings, state.players.values(), changes)
             if counts is not self._counts:
                 self._counts, self._kept_standings = counts, None
@@ -497,7 +497,7 @@ class _Loaded:
             figures, keys = decode_figures(raw)
             touched = dict.fromkeys(self._touched)
             if keys.isdisjoint(touched):  # no earlier result changed: they need not be read
-                changes = {key: _match_result(state, key) for key in touched}
+                changes = _match_results(state, touched)
                 return tuple(ranked(figures, state.settings, state.players.values(), changes))
         counts = self.kept_counts()
         if counts is None:
@@ -697,6 +697,27 @@ def _round_keys(state: Tournament, rnd: Round) -> list[TableKey]:
         elif pairing.table is not None:
             keys.append((rnd.number, pairing.table))
     return keys
+
+
+def _match_results(
+    state: Tournament, keys: Iterable[TableKey]
+) -> dict[TableKey, MatchResult | None]:
+    """``_match_result`` of each of ``keys``: a Swiss table with a slip (a round's 5,000
+    before a pairing) taken from its round and table with one lookup each."""
+    out: dict[TableKey, MatchResult | None] = {}
+    rounds: dict[int, Any] = {}
+    tables = state.tables
+    for key in keys:
+        number, table = key
+        rnd = rounds.get(number)
+        if rnd is None:
+            rnd = rounds[number] = state.rounds.get(number, False)
+        current = tables.get(key) if table >= 0 and rnd and rnd.kind == "swiss" else None
+        if current is not None and type(current.reported) is Score:
+            out[key] = MatchResult(round=number, players=current.players, score=current.reported)
+        else:
+            out[key] = _match_result(state, key)
+    return out
 
 
 def _match_result(state: Tournament, key: TableKey) -> MatchResult | None:
