@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.web.conftest import Tokens, auth
+from tests.web.conftest import ROOT, Tokens, auth
 from tests.web.test_calls_api import make_event
 
 
@@ -31,3 +31,52 @@ def test_ev_8_6_a_game_loss_shows_on_both_players_own_pages_as_the_match_so_far(
         assert line.json()["history"][0]["so_far"] == mine
         page = client.get(f"/events/{event}/me", headers=auth(tokens[token]))
         assert f"games {mine} so far" in page.text
+
+
+def test_ev_11_5_the_slip_of_a_disputed_table_shows_both_claims_to_the_staff_only(
+    client: Any, tokens: Tokens, store: str
+) -> None:
+    """The queue sends the scorekeeper to the slips page for a dispute (EV-11.5: enter the
+    slip); the slip must say what was reported and what the opponent says, or the
+    scorekeeper goes back to the queue (or to the table) to find out. A player reading the
+    slips page sees neither (EV-10.7)."""
+    event = make_event(store)
+    reports = f"/api/events/{event}/reports"
+    made = client.post(reports, json={"result": "2-0-0"}, headers=auth(tokens["ann"]))
+    assert made.status_code == 201, made.text
+    disputed = client.post(
+        f"{reports}/1/dispute", json={"reason": "I won game 2"}, headers=auth(tokens["ben"])
+    )
+    assert disputed.status_code == 201, disputed.text
+    page = client.get(f"/events/{event}/slips", headers=auth(tokens["scorekeeper"])).text
+    assert "Ann reported 2-0-0 (the slip reads 2-0-0); Ben disputes it: I won game 2." in page
+    for player in ("ann", "ben"):
+        seen = client.get(f"/events/{event}/slips", headers=auth(tokens[player])).text
+        assert "I won game 2" not in seen
+        assert "reported" not in seen
+
+
+def test_ev_2_8_the_slips_page_names_the_players_without_a_decklist_to_the_staff(
+    client: Any, tokens: Tokens
+) -> None:
+    """A deck event's pairing warns of players without a list on the command line only; an
+    organizer working from the pages must see it before the deadline round is paired: the
+    slips page names them for the head referee and the scorekeeper, not for a player."""
+    head = tokens["head"]
+    made = client.post(
+        "/api/events",
+        json={"name": "Deck Cup", "game": "gammasphere", "rounds": 2, "deck_deadline": 1},
+        headers=auth(head),
+    )
+    assert made.status_code == 201, made.text
+    event = made.json()["event_id"]
+    deck = (ROOT / "fixtures/gammasphere/decks/ann.txt").read_text()
+    for name, body in (("Ann", {"decklist": deck}), ("Ben", {})):
+        entered = client.post(
+            f"/api/events/{event}/players", json={"players": [name], **body}, headers=auth(head)
+        )
+        assert entered.status_code == 201, entered.text
+    for staff in ("head", "scorekeeper"):
+        page = client.get(f"/events/{event}/slips", headers=auth(tokens[staff])).text
+        assert "No event decklist (EV-2.8): Ben<" in page
+    assert "EV-2.8" not in client.get(f"/events/{event}/slips", headers=auth(tokens["ann"])).text
