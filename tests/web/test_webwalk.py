@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.web.conftest import ROOT, Tokens, auth
+from tests.web.conftest import ROOT, Tokens, auth, table_token
 from tests.web.test_calls_api import make_event
 
 
@@ -80,3 +80,30 @@ def test_ev_2_8_the_slips_page_names_the_players_without_a_decklist_to_the_staff
         page = client.get(f"/events/{event}/slips", headers=auth(tokens[staff])).text
         assert "No event decklist (EV-2.8): Ben<" in page
     assert "EV-2.8" not in client.get(f"/events/{event}/slips", headers=auth(tokens["ann"])).text
+
+
+def test_ev_1_4_the_clock_page_offers_no_controls_that_can_only_be_refused(
+    client: Any, tokens: Tokens, store: str
+) -> None:
+    """A table referee whose only table has its result got an extension form with nothing
+    to choose in its table list; once the event has ended the head referee still got
+    start, pause, resume and end, each refused (EV-1.4). The page offers what can be done."""
+    event = make_event(store)
+    tom = table_token(store, event, "1")
+    clock = f"/events/{event}/clock"
+    assert 'id="extend-form"' in client.get(clock, headers=auth(tom)).text
+    reported = client.post(
+        f"/api/events/{event}/results", json={"slips": ["1=2-0-0"]}, headers=auth(tokens["head"])
+    )
+    assert reported.status_code == 201, reported.text
+    assert 'id="extend-form"' not in client.get(clock, headers=auth(tom)).text
+    assert 'id="clock-start"' in client.get(clock, headers=auth(tokens["head"])).text
+    ended = client.post(
+        f"/api/events/{event}/end", json={"reason": "rain"}, headers=auth(tokens["head"])
+    )
+    assert ended.status_code == 201, ended.text
+    page = client.get(clock, headers=auth(tokens["head"])).text
+    assert 'id="clock-start"' not in page
+    assert "The event has ended." in page
+    shown = client.get(f"/api/events/{event}/clock", headers=auth(tokens["ann"])).json()
+    assert shown["event_ended"] is True
