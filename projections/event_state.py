@@ -48,7 +48,7 @@ import sys
 import threading
 import typing
 from array import array
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import immutables
@@ -70,7 +70,9 @@ __all__ = [
     "PartedRounds",
     "decode_snapshot",
     "encode_snapshot",
+    "linked",
     "new_keys",
+    "round_part",
 ]
 
 _FOLD_MODULES = (
@@ -177,15 +179,24 @@ class _Head(msgspec.Struct, kw_only=True):
     touched: list[TableKey] = []
     moved: bool = False
     old_keys: dict[str, bytes] = {}
-    """For each map cut key by key (games, voided games, calls, reports): the sorted 64-bit
-    digests of its history's keys (``_digests``), so a lookup of a key of the open round
-    knows it is not there without the 40,000 game ids of the earlier rounds decoded."""
+    """For each map cut key by key (games, voided games, calls, reports): the 64-bit digests
+    of its history's keys (``_digests``), in sorted runs (``old_runs``), so a lookup of a
+    key of the open round knows it is not there without the 40,000 game ids of the earlier
+    rounds decoded."""
+    old_runs: dict[str, list[int]] = {}
+    """Where each run of ``old_keys`` ends (in digests): a save that moves a round appends
+    that round's digests, sorted, as a run of their own (the 45,000 kept are not sorted and
+    packed again); a map without an entry here is one run."""
     old_kinds: dict[int, str] = {}
     """Each earlier round's kind (a pairing counts the Swiss rounds without reading them)."""
     old_met: bytes = b""
     """The earlier rounds' pairing history (``_Met``): the opponents each player met and
     the byes each had, what a pairing needs of 45,000 earlier pairings. Empty when not kept
     (a snapshot written before it was): then the rounds are read."""
+    players: msgspec.Raw = msgspec.Raw(b"")
+    """The players as encoded (a list of pairs; ``maps``' own list is then empty): a save
+    of a state whose players are still the map read from here writes these bytes again,
+    not 10,000 entrants encoded afresh (a pairing or a result changes none)."""
 
 
 class _Met(msgspec.Struct, array_like=True):
@@ -255,21 +266,18 @@ def _named_digests(keys: Iterable[Any], known: dict[str, int]) -> set[int]:
     """The digests of ``keys``, those of game ids taken from ``known`` (and added there)
     or the ids digested lately (``_NAMED``): a round's 5,000 games are the keys of two maps
     (its games, then the same games voided by the slips), each digested once."""
-    out = set()
+    keys = list(keys)
     named, blake2b, from_bytes = _NAMED, hashlib.blake2b, int.from_bytes
-    for key in keys:
-        if type(key) is str:
-            found = known.get(key)
-            if found is None:
-                found = named.get(key)
-                if found is None:  # ``_digest`` inlined: a round's 5,000 game ids
-                    digest = blake2b(repr(key).encode(), digest_size=8).digest()
-                    found = from_bytes(digest, "little")
-                known[key] = found
-            out.add(found)
-        else:
-            out.add(_digest(key))
-    return out
+    new = [key for key in keys if type(key) is str and key not in known]
+    known.update(  # ``_digest`` inlined: a round's 5,000 game ids, in one comprehension
+        {
+            key: named[key]
+            if key in named
+            else from_bytes(blake2b(repr(key).encode(), digest_size=8).digest(), "little")
+            for key in new
+        }
+    )
+    return {known[key] if type(key) is str else _digest(key) for key in keys}
 
 
 def _digests(keys: Any) -> bytes:
@@ -293,6 +301,33 @@ def _digest_array(data: bytes) -> array[int]:
     if sys.byteorder == "big":
         found.byteswap()
     return found
+
+
+_MOST_RUNS = 32
+"""Past this many sorted runs of a map's kept digests, a save merges them into one."""
+
+
+def _runs(kept: list[int] | None, total: int) -> list[int]:
+    """The ends of the sorted runs of ``total`` kept digests: ``kept`` where it describes
+    them (rising, ending at ``total``), else one run (a snapshot kept before runs were)."""
+    if kept and kept[-1] == total and all(a < b for a, b in zip([0, *kept], kept, strict=False)):
+        return kept
+    return [total] if total else []
+
+
+def _appended(
+    digests: bytes, runs: list[int], keys: Iterable[Any], known: dict[str, int]
+) -> tuple[bytes, list[int]]:
+    """``digests`` (in sorted ``runs``) with those of ``keys`` appended as a run of their
+    own, sorted: the kept ones are copied as they are, not decoded, sorted and packed again
+    (45,000 at round 10); past ``_MOST_RUNS`` runs, all merged into one. ``known``: the
+    game ids this cut digested already (``_named_digests``)."""
+    added = sorted(_named_digests(keys, known))
+    if len(runs) < _MOST_RUNS:
+        data = digests + _packed(added)
+        return data, [*runs, len(data) // 8]
+    merged = sorted({*_digest_array(digests).tolist(), *added})
+    return _packed(merged), [len(merged)] if merged else []
 
 
 class _Part(msgspec.Struct, kw_only=True):
@@ -341,6 +376,9 @@ def _dec(kind: type, value: Any) -> Any:
 _ENCODER = msgspec.msgpack.Encoder(enc_hook=_enc)
 _HEAD = msgspec.msgpack.Decoder(_Head, dec_hook=_dec)
 _PART = msgspec.msgpack.Decoder(_Part)
+_PLAYERS = msgspec.msgpack.Decoder(
+    next(f.type for f in msgspec.structs.fields(_Maps) if f.name == "players")
+)
 _ROUND = msgspec.msgpack.Decoder(Round)
 _COUNTS = msgspec.msgpack.Decoder(StandingsCounts)
 _TABLE = msgspec.msgpack.Decoder(list[Standing])
@@ -370,7 +408,7 @@ class _History:
         cut: int,
         written: dict[int, int],
         counts: dict[str, int],
-        keys: dict[str, bytes],
+        keys: tuple[dict[str, bytes], dict[str, list[int]]],
         fetch: Fetch,
         refold: Callable[[], Tournament] | None,
         kinds: dict[int, str] | None = None,
@@ -385,10 +423,14 @@ class _History:
         self.met = met if known else b""
         self._met: _Met | None = None
         self.counts = counts
+        digests, runs = keys  # the kept digests of each map, and the ends of their runs
         self.old_keys: dict[str, array[int]] = {
-            name: _digest_array(data) for name, data in keys.items()
+            name: _digest_array(data) for name, data in digests.items()
         }
-        self.kept_keys = keys  # written again as they are by a head-only save
+        self.kept_keys = digests  # written again as they are by a head-only save
+        self.kept_runs = {
+            name: _runs(runs.get(name), len(data) // 8) for name, data in digests.items()
+        }
         self._fetch = fetch
         self._refold = refold
         self._lock = threading.Lock()
@@ -396,6 +438,9 @@ class _History:
         self._rounds: dict[int, Round] | None = None
         self._tests: dict[str, Callable[[Any], bool] | None] = {}
         self._fresh: set[Any] = set()
+        self.kept_players: tuple[Any, msgspec.Raw] | None = None
+        """The players' map of a state over this history and its bytes as kept (``_Head``'s
+        ``players``): written again as they are while a state's players are that map."""
         """Game ids made for this state's newest round (``known_new``): new to the store, so
         in no earlier round, and looked up without their digests."""
 
@@ -405,7 +450,7 @@ class _History:
             cut=head.cut,
             written=dict(head.written),
             counts=dict(head.old_counts),
-            keys=dict(head.old_keys),
+            keys=(dict(head.old_keys), dict(head.old_runs)),
             fetch=fetch,
             refold=refold,
             kinds=dict(head.old_kinds),
@@ -419,7 +464,7 @@ class _History:
             cut=cut.cut,
             written=cut.written,
             counts=cut.counts,
-            keys=cut.keys,
+            keys=(cut.keys, cut.runs),
             fetch=fetch,
             refold=refold,
             kinds=cut.kinds,
@@ -443,8 +488,13 @@ class _History:
         if name in _FRESH_MAPS and key in self._fresh:
             return False
         wanted = _named_digest(key) if type(key) is str else _digest(key)
-        at = bisect.bisect_left(keys, wanted)
-        return at < len(keys) and keys[at] == wanted
+        start, bisect_left = 0, bisect.bisect_left
+        for end in self.kept_runs[name]:
+            at = bisect_left(keys, wanted, start, end)
+            if at < end and keys[at] == wanted:
+                return True
+            start = end
+        return False
 
     def old_test(self, name: str) -> Callable[[Any], bool] | None:
         """``is_old`` for map ``name`` as one call (``None``: no key of it is old), for a
@@ -739,6 +789,62 @@ def known_new(games: Any, ids: Iterable[str]) -> None:
         games._history._fresh.update(ids)
 
 
+def round_part(tables: Any, number: int) -> Any:
+    """Where a key of round ``number`` of ``tables`` (a state's tables, keyed by round) is
+    looked up: the head's own map when no earlier round's part could hold it (a round at or
+    after the cut: the round just paired), else ``tables`` itself. A round's 5,000 tables
+    read back are then 5,000 lookups in C, not a test of each key first."""
+    if (
+        isinstance(tables, PartedMap)
+        and tables._full is None
+        and tables._name in _BY_KEY_ROUND
+        and number >= tables._history.cut
+    ):
+        return tables._head
+    return tables
+
+
+def linked(state: Tournament, links: Sequence[Any]) -> Tournament | None:
+    """The state after ``links`` (games linked to their tables, EV-3.8: the facts or the
+    stored events carrying them, a pairing's 5,000) as ``fold`` makes it, when each links a
+    table of a round the head holds, each table and game once, and no game is an earlier
+    round's (the games a pairing drew, ``known_new``): the head's tables and games then
+    each updated in one pass (no test of each key, no mutation's calls a link). ``None``
+    when not (fold them in turn)."""
+    tables, games = state.tables, state.games
+    if not (
+        isinstance(tables, PartedMap)
+        and isinstance(games, PartedMap)
+        and tables._full is None
+        and games._full is None
+        and games._history is tables._history
+    ):
+        return None
+    history = tables._history
+    keys = [(link.round, link.table) for link in links]
+    ids = [link.game for link in links]
+    if len(set(keys)) != len(keys) or len(set(ids)) != len(ids):
+        return None
+    if history.old_test("tables") is not None and min(keys)[0] < history.cut:
+        return None
+    if history.old_test("games") is not None and not history._fresh.issuperset(ids):
+        return None
+    head = tables._head
+    try:
+        current = [head[key] for key in keys]
+    except KeyError:  # a table the round does not have: folded in turn, as refused there
+        return None
+    replace = msgspec.structs.replace
+    changed = [
+        replace(table, games=(*table.games, game)) for table, game in zip(current, ids, strict=True)
+    ]
+    return replace(
+        state,
+        tables=PartedMap(head.update(zip(keys, changed, strict=True)), history, "tables"),
+        games=PartedMap(games._head.update(zip(ids, keys, strict=True)), history, "games"),
+    )
+
+
 def new_keys(before: Any, after: Any) -> list[Any]:
     """The keys of map ``after`` that map ``before`` lacks, ``after`` being ``before``
     changed: two parts of one snapshot whose history is unread compare their heads alone
@@ -967,12 +1073,15 @@ class _Cut(msgspec.Struct, kw_only=True):
     written: dict[int, int]
     counts: dict[str, int]
     keys: dict[str, bytes]
+    runs: dict[str, list[int]]
     head_maps: dict[str, Any]
     head_rounds: dict[int, Round]
     moved: dict[str, dict[Any, Any]]
     moved_rounds: dict[int, Round]
     kinds: dict[int, str] | None = None
     met: bytes = b""
+    players: tuple[Any, msgspec.Raw] | None = None
+    """The players' map and its bytes as this head keeps them."""
 
 
 def _rows_of(
@@ -1044,22 +1153,31 @@ def _cut(snapshot: EventSnapshot, history: _History | None) -> _Cut:
         written = {**history.written, **dict.fromkeys(moving, version)}
         counts = {name: history.counts.get(name, 0) + len(moved.get(name, ())) for name in _PARTED}
         known: dict[str, int] = {}
-        keys = {
-            name: _merged(history.kept_keys.get(name, b""), moved[name], known)
-            if moved.get(name)
-            else history.kept_keys.get(name, b"")
-            for name in _KEYED
-        }
+        keys, runs = {}, {}
+        for name in _KEYED:
+            kept_keys = history.kept_keys.get(name, b"")
+            kept_runs = history.kept_runs.get(name) or _runs(None, len(kept_keys) // 8)
+            if moved.get(name):
+                keys[name], runs[name] = _appended(kept_keys, kept_runs, moved[name], known)
+            else:
+                keys[name], runs[name] = kept_keys, kept_runs
     else:
         written = dict.fromkeys(moving, version)
         counts = {name: len(moved.get(name, ())) for name in _PARTED}
         keys = {name: _digests(moved.get(name, ())) for name in _KEYED}
+        runs = {name: _runs(None, len(data) // 8) for name, data in keys.items()}
+    players = head_maps["players"]
+    kept_players = history.kept_players if history is not None else None
+    if kept_players is None or kept_players[0] is not players:
+        kept_players = (players, msgspec.Raw(_ENCODER.encode(list(players.items()))))
     head = _stored(snapshot, msgspec.structs.replace(state, rounds=head_rounds), head_maps)
+    head["players"] = kept_players[1]
     head.update(
         cut=cut,
         written=written,
         old_counts=counts,
         old_keys=keys,
+        old_runs=runs,
         old_kinds=kinds or {},
         old_met=met if kinds is not None else b"",
     )
@@ -1072,24 +1190,15 @@ def _cut(snapshot: EventSnapshot, history: _History | None) -> _Cut:
         written=written,
         counts=counts,
         keys=keys,
+        runs=runs,
         head_maps=head_maps,
         head_rounds=head_rounds,
         moved=moved,
         moved_rounds=moved_rounds,
         kinds=kinds,
         met=met,
+        players=kept_players,
     )
-
-
-def _merged(digests: bytes, keys: Iterable[Any], known: dict[str, int]) -> bytes:
-    """``digests`` (``_digests``' bytes) with those of ``keys`` added, sorted: the new ones
-    sorted and appended, then one sort that merges the two runs (not 45,000 hashed again);
-    ``known``: the game ids this cut digested already (``_named_digests``)."""
-    old = _digest_array(digests)
-    merged = old.tolist()
-    merged += sorted(_named_digests(keys, known).difference(old))
-    merged.sort()
-    return _packed(merged)
 
 
 def _stored(snapshot: EventSnapshot, state: Tournament, maps: dict[str, Any]) -> dict[str, Any]:
@@ -1098,7 +1207,7 @@ def _stored(snapshot: EventSnapshot, state: Tournament, maps: dict[str, Any]) ->
         "last_hash": snapshot.last_hash,
         "name": snapshot.name,
         "state": msgspec.structs.replace(state, **_EMPTY),
-        "maps": [list(maps[name].items()) for name in _MAP_NAMES],
+        "maps": [[] if name == "players" else list(maps[name].items()) for name in _MAP_NAMES],
         "tables": _table_rows(maps["tables"]),
         "decks": snapshot.decks,
         "moved": snapshot.moved,
@@ -1120,6 +1229,9 @@ def _parted_state(head: _Head, history: _History) -> Tournament:
         "tables": _tables_map(head.tables),
         **{name: immutables.Map(getattr(head.maps, name)) for name in _MAP_NAMES},
     }
+    if head.players:
+        maps["players"] = immutables.Map(_PLAYERS.decode(head.players))
+        history.kept_players = (maps["players"], head.players)
     parted: dict[str, Any] = {
         name: PartedMap(maps[name], history, name) if name in _PARTED else maps[name]
         for name in maps
@@ -1435,6 +1547,7 @@ class EventSnapshots:
             history = _History.from_cut(cut, fetch, refold)
             history._maps = {name: immutables.Map(cut.moved.get(name, {})) for name in _PARTED}
             history._rounds = cut.moved_rounds
+        history.kept_players = cut.players
         return _handed_back(snapshot, cut, history)
 
     def _write(
