@@ -613,7 +613,6 @@ def test_a_pairings_new_games_are_linked_without_the_historys_digests(
     event = _third_round_reported(db)
     digested: list[str] = []
     real = event_state._digest
-    monkeypatch.setattr(event_state, "_NAMED", {})
 
     def recorded(key: str) -> int:
         digested.append(key)
