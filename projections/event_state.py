@@ -249,12 +249,13 @@ def _met_of(rounds: Iterable[Round], base: bytes, decoded: _Met | None = None) -
 
 
 def _digest(key: Any) -> int:
-    """A stable 64-bit digest of ``key``'s ``repr``: its CRC-32 with its Adler-32 above it,
-    both zlib's (in C: a BLAKE2b cost some 4,700 instructions a key under callgrind, and a
-    pairing's save digests the 10,000 keys of the round it closes). Two unrelated checksums:
-    a million game ids gave a million digests, where CRC-32 alone collides about a hundred
-    times; a collision only makes a lookup read the history, never a wrong answer."""
-    data = repr(key).encode()
+    """A stable 64-bit digest of ``key``'s ``repr`` (a string's own bytes): its CRC-32 with
+    its Adler-32 above it, both zlib's (in C: a BLAKE2b cost some 4,700 instructions a key
+    under callgrind, and a pairing's save digests the 5,000 game ids of the round it closes).
+    Two unrelated checksums: a million game ids gave a million digests, where CRC-32 alone
+    collides about a hundred times; a collision only makes a lookup read the history, never
+    a wrong answer."""
+    data = key.encode() if type(key) is str else repr(key).encode()  # a game id: as it is
     return zlib.crc32(data) | zlib.adler32(data) << 32
 
 
@@ -293,11 +294,10 @@ def _runs(kept: list[int] | None, total: int) -> list[int]:
     return [total] if total else []
 
 
-def _appended(digests: bytes, runs: list[int], keys: Iterable[Any]) -> tuple[bytes, list[int]]:
-    """``digests`` (in sorted ``runs``) with those of ``keys`` appended as a run of their
-    own, sorted: the kept ones are copied as they are, not decoded, sorted and packed again
+def _appended(digests: bytes, runs: list[int], added: list[int]) -> tuple[bytes, list[int]]:
+    """``digests`` (in sorted ``runs``) with ``added`` (sorted digests) appended as a run of
+    their own: the kept ones are copied as they are, not decoded, sorted and packed again
     (45,000 at round 10); past ``_MOST_RUNS`` runs, all merged into one."""
-    added = sorted({_digest(key) for key in keys})
     if len(runs) < _MOST_RUNS:
         data = digests + _packed(added)
         return data, [*runs, len(data) // 8]
@@ -1128,11 +1128,17 @@ def _cut(snapshot: EventSnapshot, history: _History | None) -> _Cut:
         written = {**history.written, **dict.fromkeys(moving, version)}
         counts = {name: history.counts.get(name, 0) + len(moved.get(name, ())) for name in _PARTED}
         keys, runs = {}, {}
+        digested: list[tuple[Any, list[int]]] = []  # the keys digested in this cut, sorted
         for name in _KEYED:
             kept_keys = history.kept_keys.get(name, b"")
             kept_runs = history.kept_runs.get(name) or _runs(None, len(kept_keys) // 8)
             if moved.get(name):
-                keys[name], runs[name] = _appended(kept_keys, kept_runs, moved[name])
+                named = moved[name].keys()  # a round's games, then the same games voided
+                added = next((done for seen, done in digested if seen == named), None)
+                if added is None:
+                    added = sorted({_digest(key) for key in named})
+                    digested.append((named, added))
+                keys[name], runs[name] = _appended(kept_keys, kept_runs, added)
             else:
                 keys[name], runs[name] = kept_keys, kept_runs
     else:
