@@ -742,7 +742,8 @@ def test_a_pairings_links_update_the_heads_maps_in_one_pass(
         assert isinstance(state.tables, PartedMap)
         assert state.tables._full is None  # the earlier rounds' tables never read
         linked = [r for r in rows if not r.bye]
-        assert linked and all(len(r.games) == 1 for r in linked)
+        assert linked
+        assert all(len(r.games) == 1 for r in linked)
         monkeypatch.undo()
         assert reads(svc, event) == fresh_read(db, event)
         assert svc.verify(event).bad == 0
@@ -767,7 +768,8 @@ def test_the_players_are_kept_as_written_until_one_changes(
     db = tmp_path / "e.db"
     event = _third_round_reported(db)
     before = kept_head(db, event)
-    assert isinstance(before, event_state._Head) and before.players
+    assert isinstance(before, event_state._Head)
+    assert before.players
     encoded: list[object] = []
     real = event_state._ENCODER
 
