@@ -992,15 +992,43 @@ def _reusable(state: Tournament) -> _History | None:
     return found
 
 
+def _of_round(name: str, current: Any, games: Any, only: int) -> dict[Any, Any]:
+    """The entries of map ``name`` (``current``) of round ``only``, told as ``_split``
+    tells an entry's round, in one pass."""
+    if name in _BY_KEY_ROUND:
+        return {k: v for k, v in current.items() if k[0] == only}
+    if name == "games":
+        return {k: v for k, v in current.items() if v[0] == only}
+    if name == "voided":
+        where = games.get
+        return {k: v for k, v in current.items() if (at := where(k)) is not None and at[0] == only}
+    return {
+        k: v
+        for k, v in current.items()
+        if isinstance(round_ := getattr(v, "round", None), int) and round_ == only
+    }
+
+
 def _split(
     name: str, current: Any, games: Any, moving: set[int]
-) -> tuple[dict[Any, Any], dict[Any, Any], dict[int, dict[Any, Any]]]:
+) -> tuple[Any, dict[Any, Any], dict[int, dict[Any, Any]]]:
     """Map ``name``'s entries (``current``) cut at the rounds ``moving``: those that stay
-    in the head, those that go to the history, and these by round. An entry's round is
-    told by its key (a table's, and its calls' and reports' lists), its value (a game's
-    table), its game's (a voided game, in ``games``) or its own (a call's, a report's);
-    worked out for the whole map in one pass (a pairing's save cuts 25,000 entries: a
-    call each was most of the cut)."""
+    in the head (a map), those that go to the history, and these by round. An entry's
+    round is told by its key (a table's, and its calls' and reports' lists), its value (a
+    game's table), its game's (a voided game, in ``games``) or its own (a call's, a
+    report's); worked out for the whole map in one pass (a pairing's save cuts 25,000
+    entries: a call each was most of the cut). A pairing's save (one round moving) takes
+    that round's entries in one pass and deletes them from the map (the round just paired
+    stays as it is), where two passes made two dicts and the staying one a map again."""
+    if len(moving) == 1:
+        (only,) = moving
+        going = _of_round(name, current, games, only)
+        if not going:
+            return current, going, {}
+        mutation = current.mutate()
+        for key in going:
+            del mutation[key]
+        return mutation.finish(), going, {only: going}
     items = list(current.items())
     numbers: list[Any]
     if name in _BY_KEY_ROUND:
@@ -1015,13 +1043,6 @@ def _split(
             round_ if isinstance(round_ := getattr(value, "round", None), int) else None
             for _, value in items
         ]
-    if len(moving) == 1:  # a pairing's save: the round it closes
-        (only,) = moving
-        going = {k: v for (k, v), n in zip(items, numbers, strict=True) if n == only}
-        if not going:
-            return dict(items), going, {}
-        stay = {k: v for (k, v), n in zip(items, numbers, strict=True) if n != only}
-        return stay, going, {only: going}
     stay, going = dict[Any, Any](), dict[Any, Any]()
     by_round: dict[int, dict[Any, Any]] = {}
     for (key, value), number in zip(items, numbers, strict=True):
@@ -1104,7 +1125,7 @@ def _cut(snapshot: EventSnapshot, history: _History | None) -> _Cut:
         stay, going, by_round = _split(name, current, games, moving)
         for number, part in by_round.items():
             parts.setdefault(number, {})[name] = part
-        head_maps[name] = immutables.Map(stay)
+        head_maps[name] = stay if isinstance(stay, immutables.Map) else immutables.Map(stay)
         moved[name] = going
     moved_rounds = {number: kept_rounds[number] for number in moving}
     head_rounds = {n: r for n, r in kept_rounds.items() if n not in moving}
