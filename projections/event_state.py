@@ -58,7 +58,13 @@ import msgspec
 from projections.db import ProjectionDB, projection_db
 from referee.kit.decks import Deck
 from referee.tournament.model import Placement, Round, Score, TableKey, history_pairings
-from referee.tournament.standings import MatchResult, Standing, StandingsCounts
+from referee.tournament.standings import (
+    CountedFigures,
+    MatchResult,
+    PlacedCounts,
+    Standing,
+    StandingsCounts,
+)
 from referee.tournament.state import TableState, Tournament
 
 __all__ = [
@@ -355,7 +361,8 @@ _PLAYERS = msgspec.msgpack.Decoder(
     next(f.type for f in msgspec.structs.fields(_Maps) if f.name == "players")
 )
 _ROUND = msgspec.msgpack.Decoder(Round)
-_COUNTS = msgspec.msgpack.Decoder(StandingsCounts)
+_COUNTS = msgspec.msgpack.Decoder(PlacedCounts)
+_FIGURED = msgspec.msgpack.Decoder(CountedFigures)
 _TABLE = msgspec.msgpack.Decoder(list[Standing])
 _ENVELOPE = msgspec.msgpack.Decoder(
     tuple[bytes, list[tuple[int, int, bytes, bytes]], bytes | None, bytes | None]
@@ -1293,11 +1300,11 @@ def decode_snapshot(data: bytes) -> EventSnapshot:
 
 
 _COUNTS_MARK = b"\xc1"  # a byte msgpack never writes: not a value, a framed layout
-_COUNTS_FRAME = struct.Struct("<4Q")
+_COUNTS_FRAME = struct.Struct("<5Q")
 
 
 def _sections(raw: Any) -> list[memoryview]:
-    """The four sections of kept counts (``encode_counts``), as views: nothing parsed."""
+    """The five sections of kept counts (``encode_counts``), as views: nothing parsed."""
     view = memoryview(raw)
     if view[:1] != _COUNTS_MARK:
         raise msgspec.DecodeError("not kept standings counts")
@@ -1317,16 +1324,18 @@ _KEYS = msgspec.msgpack.Decoder(list[TableKey])
 
 
 def encode_counts(counts: StandingsCounts) -> msgspec.Raw:
-    """Standings counts as kept, in four sections of their own, each its own msgpack
-    behind a frame of their sizes: the figures (the counts without their results), the
-    rounds their results are of, the results' keys, and the results (45,000 of them at
-    10,000 players in round 9: most of the bytes). A reader takes the section it needs
-    and parses nothing else (a pairing reads the figures and the rounds; msgpack in one
-    piece made it skip the 3.4 MB of results and decode 40,000 keys to learn that none
-    was of the round its slips moved)."""
+    """Standings counts as kept, in five sections of their own, each its own msgpack
+    behind a frame of their sizes: what a ranking reads (the players, their counts, their
+    opponents by place: ``PlacedCounts``), the opponents' sums and the figures
+    (``CountedFigures``), the rounds their results are of, the results' keys, and the
+    results (45,000 of them at 10,000 players in round 9: most of the bytes). A reader
+    takes the section it needs and parses nothing else (a pairing reads the first and
+    the rounds; msgpack in one piece made it skip the 3.4 MB of results and decode 40,000
+    keys to learn that none was of the round its slips moved)."""
     keys = [key for key, _ in counts.results]
     parts = [
-        _ENCODER.encode(msgspec.structs.replace(counts, results=[])),
+        _ENCODER.encode(PlacedCounts.of(counts)),
+        _ENCODER.encode(CountedFigures(sums=counts.sums, figures=counts.figures)),
         _ENCODER.encode(sorted({number for number, _ in keys})),
         _ENCODER.encode(keys),
         _ENCODER.encode(counts.results),
@@ -1336,8 +1345,8 @@ def encode_counts(counts: StandingsCounts) -> msgspec.Raw:
 
 
 def decode_counts(raw: msgspec.Raw) -> StandingsCounts:
-    figures, _, _, results = _sections(raw)
-    return msgspec.structs.replace(_COUNTS.decode(figures), results=_RESULTS.decode(results))
+    placed, figured, _, _, results = _sections(raw)
+    return _COUNTS.decode(placed).named(_FIGURED.decode(figured), _RESULTS.decode(results))
 
 
 class KeptKeys:
@@ -1360,10 +1369,11 @@ class KeptKeys:
         return self._read.isdisjoint(wanted)
 
 
-def decode_figures(raw: msgspec.Raw) -> tuple[StandingsCounts, KeptKeys]:
-    """The kept counts without their results (left empty), and the keys of those results."""
-    figures, rounds, keys, _ = _sections(raw)
-    return _COUNTS.decode(figures), KeptKeys(rounds, keys)
+def decode_figures(raw: msgspec.Raw) -> tuple[PlacedCounts, KeptKeys]:
+    """What a ranking reads of the kept counts (their opponents by place, as kept; no
+    sums, figures or results), and the keys of their results."""
+    placed, _, rounds, keys, _ = _sections(raw)
+    return _COUNTS.decode(placed), KeptKeys(rounds, keys)
 
 
 def encode_table(table: list[Standing]) -> msgspec.Raw:
