@@ -508,7 +508,9 @@ class _Loaded:
         """Each of ``events`` folded in turn (``fold``), except that a run of games linked
         to their tables (a pairing's 5,000) that no write foresaw is folded in one pass
         from the stored events (``fold_stored``: the same state, without a fact, a
-        ``Tournament`` and a path of two maps made per game). A game linked moves no
+        ``Tournament`` and a path of two maps made per game; a snapshot's state whose head
+        holds the tables has them and the games updated in one pass each, ``linked``). A
+        game linked moves no
         standings, names no event and carries no deck; one with an idempotency key is
         folded alone (``fold`` keeps its key)."""
         linked = stored_type(f.GameLinked)
@@ -531,7 +533,11 @@ class _Loaded:
                 self.fold(events[at])
                 at += 1
                 continue
-            self.state = fold_stored(events[at:end], self.state)
+            from projections.event_state import linked as linked_in_head
+
+            run = events[at:end]
+            folded = linked_in_head(self.state, run)  # the head's maps updated in one pass
+            self.state = folded if folded is not None else fold_stored(run, self.state)
             self.version = events[end - 1].originator_version
             self.last_hash = events[end - 1].hash
             at = end
@@ -746,19 +752,23 @@ def _match_result(state: Tournament, key: TableKey) -> MatchResult | None:
 def pairing_rows(state: Tournament, number: int) -> list[PairingRow] | None:
     """Round ``number``'s tables then byes (``None``: not paired): what `event pairings`
     shows, and what a posting computed at a past fact shows."""
+    from projections.event_state import round_part
+
     rnd = state.rounds.get(number)
     if rnd is None:
         return None
     rows: list[PairingRow] = []
+    table_of = round_part(state.tables, number).get  # the round's tables: in the head
+    players = state.players
     for pairing in rnd.pairings:
         games: list[str] = []
         if pairing.table is not None:
-            table = state.tables.get((number, pairing.table))
+            table = table_of((number, pairing.table))
             games = list(table.games) if table else []
         rows.append(
             PairingRow(
                 table=pairing.table,
-                players=[state.players[p].name for p in pairing.players],
+                players=[players[p].name for p in pairing.players],
                 bye=pairing.bye,
                 games=games,
             )
