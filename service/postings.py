@@ -918,6 +918,32 @@ def list_events(svc: EventPrinting) -> list[EventRow]:
     return rows
 
 
+class OwnPenalty(msgspec.Struct, kw_only=True):
+    """A penalty given to the reader (EV-8.6): its number, round, infraction and penalty,
+    and whether the head referee withdrew it (EV-8.7)."""
+
+    number: int
+    round: int
+    infraction: str
+    penalty: str
+    withdrawn: bool = False
+
+
+def own_penalties(state: Tournament, who: str) -> list[OwnPenalty]:
+    """The penalties given to player ``who`` (an id), in order (EV-8.6, EV-8.7)."""
+    return [
+        OwnPenalty(
+            number=number,
+            round=given.round,
+            infraction=given.infraction,
+            penalty=given.penalty,
+            withdrawn=number in state.withdrawn_penalties,
+        )
+        for number, given in enumerate(state.penalties, start=1)
+        if given.player == who
+    ]
+
+
 class PlayerLine(msgspec.Struct, kw_only=True):
     """A player's own page: this round's table and opponents, the record, every round."""
 
@@ -931,6 +957,9 @@ class PlayerLine(msgspec.Struct, kw_only=True):
     hall: PlayerHall | None = None
     so_far: str = ""
     """This round's match still being played: the games won so far, this player's first."""
+    penalties: list[OwnPenalty] | None = None
+    """The penalties given to the player (``own_penalties``): for their own eyes, like
+    ``hall``, else ``None`` (EV-10.7)."""
     """Judge calls and result reports at the player's table (``service.calls``): for the
     player's own eyes only (``own``, EV-10.7), else ``None``."""
 
@@ -960,6 +989,7 @@ def _line(
         standing=standing,
         history=history,
         hall=player_hall(state, who, paired) if own else None,
+        penalties=own_penalties(state, who) if own else None,
     )
 
 

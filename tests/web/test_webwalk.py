@@ -107,3 +107,28 @@ def test_ev_1_4_the_clock_page_offers_no_controls_that_can_only_be_refused(
     assert "The event has ended." in page
     shown = client.get(f"/api/events/{event}/clock", headers=auth(tokens["ann"])).json()
     assert shown["event_ended"] is True
+
+
+def test_ev_8_6_a_penalty_is_on_the_penalized_players_own_page_and_no_one_elses(
+    client: Any, tokens: Tokens, store: str
+) -> None:
+    """Ann's game loss for tardiness is listed on her own page (and her API line) with its
+    infraction, so she need not ask the floor what happened; Ben reading Ann's page, and
+    Ann's line read by Ben, do not list it (EV-10.7: the hall's own parts are the player's)."""
+    event = make_event(store)
+    given = client.post(
+        f"/api/events/{event}/penalties",
+        json={"player": "Ann", "infraction": "tardiness"},
+        headers=auth(tokens["head"]),
+    )
+    assert given.status_code == 201, given.text
+    mine = client.get(f"/events/{event}/me", headers=auth(tokens["ann"])).text
+    assert "game-loss for tardiness (round 1, penalty 1)" in mine
+    line = client.get(f"/api/events/{event}/players/Ann", headers=auth(tokens["ann"])).json()
+    assert [(p["penalty"], p["infraction"]) for p in line["penalties"]] == [
+        ("game-loss", "tardiness")
+    ]
+    seen = client.get(f"/events/{event}/players/Ann", headers=auth(tokens["ben"])).text
+    assert "tardiness" not in seen
+    other = client.get(f"/api/events/{event}/players/Ann", headers=auth(tokens["ben"])).json()
+    assert other["penalties"] is None
