@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -63,13 +62,14 @@ class _Shape:
         self.checked = False
 
 
-@dataclass(frozen=True, kw_only=True)
-class RoundCreations:
+class RoundCreations(msgspec.Struct, kw_only=True, frozen=True):
     """The creation of the new games of a round: the rules' ``game`` name and ``seats``,
     the options it draws a seed for (``seeds``, by ``draw_seed``), the labels every game
     shares (``labels``: the event, the round, the event's name), the writer ``by`` and its
     ``token``; the entrants (``players_of``), their decklists (``decks_of``), the setups
-    resolved once for a number of players (``known``, filled by ``make``)."""
+    resolved once for a number of players (``known``, filled by ``make``). (A Struct: a
+    dataclass's ``__init__`` is compiled at import, a tenth of the 64-player command's
+    cost of this module.)"""
 
     game: str
     seats: tuple[str, ...]
@@ -83,7 +83,8 @@ class RoundCreations:
     decks_of: Mapping[str, Deck]
     known: Mapping[tuple[str, int], Known]
     make: Make
-    _shapes: dict[tuple[int, tuple[bool, ...]], _Shape] = field(default_factory=dict)
+    shapes: dict[tuple[int, tuple[bool, ...]], _Shape] = msgspec.field(default_factory=dict)
+    """A template a shape of table, made when a game of that shape is first made."""
 
     def streams(self, tables: Sequence[Pairing], ids: Sequence[str]) -> list[list[GameEvent]]:
         """The first game of each of ``tables``, with the id of the same place in ``ids``:
@@ -99,7 +100,7 @@ class RoundCreations:
         )
         event, number, event_name = self.labels
         shapes, encode, sha256, replace = (
-            self._shapes,
+            self.shapes,
             msgspec.json.encode,
             hashlib.sha256,
             msgspec.structs.replace,
