@@ -84,7 +84,7 @@ class SQLiteBackend:
         whole = len(rows) - len(rows) % ROWS_A_STATEMENT
         if values and group.strip() == "(?,?,?,?)" and whole:
             many = f"{head} VALUES {','.join([group.strip()] * ROWS_A_STATEMENT)}"
-            flat = list(chain.from_iterable(rows[:whole]))
+            flat: list[Any] = list(chain.from_iterable(rows[:whole]))
             # the states bound from ``bytearray``s: the same blobs, where each ``bytes``
             # is first offered to the module's adapters (``__adapt__``, ``__conform__``:
             # two failed lookups and an error formatted for each, 33 M for 10,001 rows)
