@@ -33,6 +33,7 @@ from typing import Any, TypeVar, cast
 
 from service.app import open_service
 from service.cached import CachedService
+from service.pipeline import with_terms
 from service.writer import GroupWriter
 
 T = TypeVar("T")
@@ -79,13 +80,7 @@ def run(
             slip = f"{table}={SLIPS[table % 5]}"
             if n % 2:
                 version = cached.event_version(event)
-                write(
-                    cached.event_result,
-                    event,
-                    [slip],
-                    expected_version=version,
-                    idempotency_key=f"k{n}",
-                )
+                write(with_terms(cached.event_result, version, f"k{n}"), event, [slip])
             else:
                 write(cached.event_result, event, [slip])
         slips = (time.process_time() - start) / len(tables)
@@ -102,7 +97,8 @@ def run(
             pairing = state.rounds[state.current_round].table(row.table or 0)
             assert pairing is not None
             a, b = pairing.players[:2]
-            filed = write(cached.event_report, event, a, "2-1-0", idempotency_key=f"r{row.table}")
+            report = with_terms(cached.event_report, idempotency_key=f"r{row.table}")
+            filed = write(report, event, a, "2-1-0")
             write(cached.event_report_confirm, event, filed.report, b)
             reports += 2
         per_report = (time.process_time() - start) / reports

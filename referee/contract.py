@@ -314,8 +314,41 @@ class GameRules(ABC, Generic[StateT, ActionT]):
     def recorded_position(self, text: str) -> str:
         """A stored game's position string in today's form: the same position, written
         as ``read_position`` reads it now. A game whose position strings became stricter
-        after games were recorded with them rewrites the older spellings here."""
-        return text
+        after games were recorded with them rewrites the older spellings here.
+
+        The default serves the state's JSON (``position_text``'s default), whose ``table``
+        holds the variant switches: a switch offered only since the string was written is
+        missing there, and reads as what the record played, its ``absent`` value (as
+        ``recorded_variants`` fills the creation's), not as today's default."""
+        return self._table_filled(
+            text, {o.key: o.absent for o in self.variant_options if o.absent}
+        )
+
+    def given_position(self, text: str, variants: Mapping[str, str]) -> str:
+        """A position string a table gives today, as the creation stores it: a switch
+        whose absence in a stored string means an older rule (``recorded_position``) is
+        written out as the game's resolved ``variants`` set it, so the game replays as
+        it was started, not as a record older than the switch."""
+        return self._table_filled(
+            text,
+            {o.key: variants.get(o.key, o.default) for o in self.variant_options if o.absent},
+        )
+
+    @staticmethod
+    def _table_filled(text: str, missing: Mapping[str, str]) -> str:
+        """``text`` (a JSON position) with the switches of ``missing`` it lacks in its
+        ``table`` set to the values given; any other text as it is."""
+        if not missing or not text.lstrip().startswith("{"):
+            return text
+        try:
+            position = msgspec.json.decode(text.encode())
+        except msgspec.DecodeError:
+            return text  # read_position refuses it in its own words
+        table = position.get("table") if isinstance(position, dict) else None
+        if not isinstance(table, dict) or all(key in table for key in missing):
+            return text
+        position["table"] = {**{k: v for k, v in missing.items() if k not in table}, **table}
+        return msgspec.json.encode(position).decode()
 
     # -- position strings ----------------------------------------------------
     def position_text(self, state: StateT) -> str:

@@ -13,7 +13,17 @@ class RefereeError(Exception):
     """Base class of every error this project raises on purpose."""
 
 
-class ActionSyntaxError(RefereeError, ValueError):
+class CitedError(RefereeError):
+    """An error that names the clause it applies (``clause``) and why, in plain words
+    (``reason``); its message is ``clause: reason`` unless it says more (``message``)."""
+
+    def __init__(self, clause: str, reason: str, message: str | None = None) -> None:
+        super().__init__(message if message is not None else f"{clause}: {reason}")
+        self.clause = clause
+        self.reason = reason
+
+
+class ActionSyntaxError(CitedError, ValueError):
     """Text that is not an action in the game's notation.
 
     ``clause`` names the notation clause of the game's rulebook, so a rejection
@@ -21,10 +31,8 @@ class ActionSyntaxError(RefereeError, ValueError):
     """
 
     def __init__(self, text: str, reason: str, clause: str) -> None:
-        super().__init__(f"{clause}: cannot read {text!r}: {reason}")
+        super().__init__(clause, reason, f"{clause}: cannot read {text!r}: {reason}")
         self.text = text
-        self.reason = reason
-        self.clause = clause
 
 
 class IllegalActionError(RefereeError, ValueError):
@@ -74,24 +82,18 @@ class RefusedError(RefereeError, ValueError):
     """A command that cannot be carried out as given. Nothing was stored."""
 
 
-class InvalidCommandError(RefusedError):
+class InvalidCommandError(CitedError, RefusedError):
     """A command the referee procedure does not allow in this state (retracting with
     nothing to retract, ruling twice, ...); names the procedure clause."""
 
-    def __init__(self, clause: str, reason: str) -> None:
-        super().__init__(f"{clause}: {reason}")
-        self.clause = clause
-        self.reason = reason
 
-
-class UnreadableEntryError(RefusedError):
+class UnreadableEntryError(CitedError, RefusedError):
     """Text that is not an action of the game (REF-1.1): refused, not kept as evidence."""
 
     def __init__(self, text: str, clause: str, reason: str) -> None:
-        super().__init__(f"not an action of this game ({clause}): {reason}; nothing was stored")
+        said = f"not an action of this game ({clause}): {reason}; nothing was stored"
+        super().__init__(clause, reason, said)
         self.text = text
-        self.clause = clause
-        self.reason = reason
 
 
 class RepeatedWriteError(RefereeError, RuntimeError):

@@ -103,6 +103,7 @@ if TYPE_CHECKING:
         need,
         ruling_action,
         serving,
+        with_terms,
     )
     from service.postings import (
         EventBoard,
@@ -278,6 +279,7 @@ __all__ = [
     "store_status",
     "swiss_rows_of",
     "toolkit",
+    "with_terms",
 ]
 
 _HOME = {
@@ -317,6 +319,7 @@ _HOME = {
     "need": "service.pipeline",
     "serving": "service.pipeline",
     "ruling_action": "service.pipeline",
+    "with_terms": "service.pipeline",
     "BracketView": "service.eventprint",
     "GamePlace": "service.eventprint",
     "PairingSheet": "service.eventprint",

@@ -40,6 +40,7 @@ from referee.tournament.model import Pairing
 from referee.tournament.playoff import round_words
 from referee.tournament.state import CallState, ReportState, Tournament
 from service.access import AccessDeniedError, Principal, viewer_for
+from service.pipeline import terms
 from service.tournaments import EventRefusedError, Tournaments, event_write
 
 if TYPE_CHECKING:
@@ -185,6 +186,15 @@ def game_call_row(view: GameView, call: GameCall, now: datetime, call_seconds: i
         game=view.game_id,
         **_call_fields(call, now, call_seconds),
     )
+
+
+def _call_terms() -> tuple[int | None, str]:
+    """The running write's terms as a call in a game keeps them (REF-11.1): the game's
+    version its writer saw, and the idempotency key stored with the call ("": none)."""
+    running = terms()
+    if running is None:
+        return None, ""
+    return running.expected_version, running.idempotency_key or ""
 
 
 def report_row(event_id: str, state: Tournament, report: ReportState) -> ReportRow:
@@ -468,8 +478,6 @@ class Hall(Tournaments):
         by: str = "",
         reason: str = "",
         game: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> CallRow:
         """Call a judge to ``table`` of the current round: by ``player`` (their own table,
         EV-10.2) or by staff ``by``."""
@@ -485,16 +493,7 @@ class Hall(Tournaments):
         return call_row(event_id, state, state.calls[number], self.clock(), CALL_SECONDS)
 
     @event_write("run")
-    def event_call_claim(
-        self,
-        event_id: str,
-        call: int,
-        *,
-        by: str,
-        head: bool,
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
-    ) -> CallRow:
+    def event_call_claim(self, event_id: str, call: int, *, by: str, head: bool) -> CallRow:
         """A referee takes the call (EV-10.4)."""
         return self._call_step(
             event_id, h.ClaimCall(call=call, by=by, head=head, at=self.clock()), call
@@ -502,14 +501,7 @@ class Hall(Tournaments):
 
     @event_write("run")
     def event_call_escalate(
-        self,
-        event_id: str,
-        call: int,
-        *,
-        by: str,
-        reason: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
+        self, event_id: str, call: int, *, by: str, reason: str = ""
     ) -> CallRow:
         """Hand the call to the head referee (EV-10.5)."""
         return self._call_step(
@@ -518,15 +510,7 @@ class Hall(Tournaments):
 
     @event_write("run")
     def event_call_resolve(
-        self,
-        event_id: str,
-        call: int,
-        *,
-        by: str,
-        note: str,
-        head: bool,
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
+        self, event_id: str, call: int, *, by: str, note: str, head: bool
     ) -> CallRow:
         """Close the call with what was done (EV-10.6)."""
         command = h.ResolveCall(call=call, by=by, note=note, head=head, at=self.clock())
@@ -553,44 +537,18 @@ class Hall(Tournaments):
     def _game_table(self, game_id: str) -> tuple[str, int]:
         """The event and the table of its current round a game is played at, or a
         refusal (EV-10.1): a game outside any event, or of an earlier round."""
-        created = self.game_service.load(game_id).created
-        event_id = created.meta.get("event", "")
-        if not event_id.startswith("ev-"):
-            raise EventRefusedError(
-                "EV-10.1",
-                f"game {game_id} is not played at an event's table: a judge call goes to an "
-                "event's round (call the table's referee directly)",
-            )
-        state = self._event(event_id, check=False).state  # where the call goes
-        key = state.games.get(game_id)
-        if key is None:
-            raise EventRefusedError("EV-10.1", f"game {game_id} is not linked to a table")
-        if key[0] != state.current_round:
-            raise EventRefusedError(
-                "EV-10.1", f"game {game_id} was played in round {key[0]}, not the current round"
-            )
-        return event_id, key[1]
+        return self._table_of_game_now(
+            game_id,
+            "EV-10.1",
+            "a judge call goes to an event's round (call the table's referee directly)",
+        )
 
     @event_write("run")
-    def game_call(
-        self,
-        game_id: str,
-        *,
-        by: str,
-        reason: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
-    ) -> CallRow:
+    def game_call(self, game_id: str, *, by: str, reason: str = "") -> CallRow:
         """A call from a game (staff): to the event table the game is played at, or, for a
         game outside any event, to the game's own table, kept in the game (REF-11.1)."""
         if not self._at_event(game_id):
-            command = CallJudge(
-                by=by,
-                reason=reason,
-                expected_version=expected_version,
-                idempotency_key=idempotency_key or "",
-            )
-            return self.table_call(game_id, command)
+            return self._call_in_game(game_id, by, reason)
         event_id, table = self._game_table(game_id)
         return self.event_call(event_id, table, by=by, reason=reason, game=game_id)
 
@@ -598,6 +556,13 @@ class Hall(Tournaments):
     def _at_event(self, game_id: str) -> bool:
         created = self.game_service.load(game_id).created
         return bool(created.meta.get("event", "").strip())
+
+    def _call_in_game(self, game_id: str, by: str, reason: str) -> CallRow:
+        """A call to the table of a game outside any event, kept in the game with the
+        write's terms (REF-11.1)."""
+        expected, key = _call_terms()
+        command = CallJudge(by=by, reason=reason, expected_version=expected, idempotency_key=key)
+        return self.table_call(game_id, command)
 
     def table_call(self, game_id: str, command: CallJudge | AnswerCall) -> CallRow:
         """Store a call from a game outside an event, or a referee's step on one, in the
@@ -611,14 +576,7 @@ class Hall(Tournaments):
     # -- players' own results ------------------------------------------------------------
     @event_write("run")
     def event_report(
-        self,
-        event_id: str,
-        player: str,
-        result: str,
-        *,
-        table: int | None = None,
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
+        self, event_id: str, player: str, result: str, *, table: int | None = None
     ) -> ReportRow:
         """``player``'s report of their match, ``W-L-D`` from their side (EV-11.1); it
         confirms or disputes the opponent's pending report when there is one."""
@@ -629,15 +587,7 @@ class Hall(Tournaments):
         return report_row(event_id, state, state.reports[filed.report])
 
     @event_write("run")
-    def event_report_confirm(
-        self,
-        event_id: str,
-        report: int,
-        player: str,
-        *,
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
-    ) -> ReportRow:
+    def event_report_confirm(self, event_id: str, report: int, player: str) -> ReportRow:
         """The opponent confirms: the table's result is stored with it (EV-11.4)."""
         command = h.ConfirmReport(report=report, player=player, at=self.clock())
         state, _ = self._hall(event_id, command)
@@ -645,14 +595,7 @@ class Hall(Tournaments):
 
     @event_write("run")
     def event_report_dispute(
-        self,
-        event_id: str,
-        report: int,
-        player: str,
-        *,
-        reason: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
+        self, event_id: str, report: int, player: str, *, reason: str = ""
     ) -> ReportRow:
         """The opponent disagrees: the table waits for the staff (EV-11.5)."""
         command = h.DisputeReport(report=report, player=player, reason=reason, at=self.clock())
@@ -721,14 +664,7 @@ class HallFaces(Hall):
 
     @event_write(None, as_who=True)
     def call_as(
-        self,
-        who: Principal,
-        event_id: str,
-        table: int | None,
-        *,
-        reason: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
+        self, who: Principal, event_id: str, table: int | None, *, reason: str = ""
     ) -> CallRow:
         if who.role == "player":
             player = self.event_player_of(event_id, who.player_id, who.name, "EV-10.2")
@@ -742,27 +678,20 @@ class HallFaces(Hall):
 
     @event_write(None, as_who=True)
     def call_step_as(
-        self,
-        who: Principal,
-        event_id: str,
-        call: int,
-        step: str,
-        text: str = "",
-        *,
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
+        self, who: Principal, event_id: str, call: int, step: str, text: str = ""
     ) -> CallRow:
         """``claim``, ``escalate`` (``text``: why) or ``resolve`` (``text``: the note);
         ``event_id`` may name a game outside any event, whose call it is (REF-11.2)."""
         if not event_id.strip().startswith("ev-"):
+            expected, key = _call_terms()
             command = AnswerCall(
                 by=who.label,
                 call=call,
                 step=step,
                 note=text,
                 head=who.role == "head",
-                expected_version=expected_version,
-                idempotency_key=idempotency_key or "",
+                expected_version=expected,
+                idempotency_key=key,
             )
             return self._game_call_step(who, event_id.strip(), command)
         tables = _staff(who, "answer judge calls", event_id)
@@ -779,15 +708,7 @@ class HallFaces(Hall):
         raise EventRefusedError("EV-10.4", f"{step!r}: a call is claimed, escalated or resolved")
 
     @event_write(None, as_who=True)
-    def game_call_as(
-        self,
-        who: Principal,
-        game_id: str,
-        *,
-        reason: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
-    ) -> CallRow:
+    def game_call_as(self, who: Principal, game_id: str, *, reason: str = "") -> CallRow:
         """A call from a game's page, to the event table it is played at: a player of
         that table, a referee of it, the head referee or the scorekeeper. A game outside
         any event calls to its own table (REF-11.1): a player seated at it, a referee of
@@ -798,13 +719,7 @@ class HallFaces(Hall):
                 raise AccessDeniedError(
                     f"{who.name} neither plays in game {game_id} nor referees its table"
                 )
-            command = CallJudge(
-                by=who.label,
-                reason=reason,
-                expected_version=expected_version,
-                idempotency_key=idempotency_key or "",  # stored with the call (REF-11.1)
-            )
-            return self.table_call(game_id, command)
+            return self._call_in_game(game_id, who.label, reason)
         event_id, table = self._game_table(game_id)
         if who.role == "player":
             player = self.event_player_of(event_id, who.player_id, who.name, "EV-10.2")
@@ -847,28 +762,13 @@ class HallFaces(Hall):
 
     @event_write(None, as_who=True)
     def report_as(
-        self,
-        who: Principal,
-        event_id: str,
-        result: str,
-        *,
-        table: int | None = None,
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
+        self, who: Principal, event_id: str, result: str, *, table: int | None = None
     ) -> ReportRow:
         return self.event_report(event_id, self._reporter(who, event_id), result, table=table)
 
     @event_write(None, as_who=True)
     def answer_as(
-        self,
-        who: Principal,
-        event_id: str,
-        report: int,
-        *,
-        confirm: bool,
-        reason: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
+        self, who: Principal, event_id: str, report: int, *, confirm: bool, reason: str = ""
     ) -> ReportRow:
         player = self._reporter(who, event_id)
         if confirm:

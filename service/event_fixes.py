@@ -64,14 +64,7 @@ class EventFixes(Tournaments):
 
     @event_write("run")
     def event_repair_moves(
-        self,
-        event_id: str,
-        manual: dict[str, Any] | None = None,
-        *,
-        reason: str,
-        by: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
+        self, event_id: str, manual: dict[str, Any] | None = None, *, reason: str, by: str = ""
     ) -> Repaired:
         """Re-pair the open round (EV-5.12): with the engine (tables with a result keep
         it), or by hand (``manual``); the new pairings, the tables kept and what moved."""
@@ -87,15 +80,7 @@ class EventFixes(Tournaments):
         return repaired(number, before, after, results)
 
     @event_write("run")
-    def event_undo_round(
-        self,
-        event_id: str,
-        *,
-        reason: str,
-        by: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
-    ) -> Undone:
+    def event_undo_round(self, event_id: str, *, reason: str, by: str = "") -> Undone:
         """Take back the latest round before its first result (EV-5.13): its pairings are
         no longer met, its games are closed as void."""
         loaded = self._event(event_id)
@@ -110,16 +95,7 @@ class EventFixes(Tournaments):
         )
 
     @event_write("run")
-    def event_undrop(
-        self,
-        event_id: str,
-        player: str,
-        *,
-        reason: str,
-        by: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
-    ) -> str:
+    def event_undrop(self, event_id: str, player: str, *, reason: str, by: str = "") -> str:
         """Return a dropped player (EV-2.7); their display name."""
         loaded, facts = self._write(event_id, fixing.Undrop(player=player, reason=reason, by=by))
         fact = facts[0]
@@ -135,8 +111,6 @@ class EventFixes(Tournaments):
         cut: int | None = None,
         reason: str,
         by: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> EventInfo:
         """Change the number of Swiss rounds or the cut while still possible (EV-1.5),
         within the bounds ``event new`` keeps (``service.bounds``)."""
@@ -150,15 +124,7 @@ class EventFixes(Tournaments):
 
     @event_write("run")
     def event_penalty_withdraw(
-        self,
-        event_id: str,
-        number: int,
-        *,
-        reason: str,
-        by: str = "",
-        result: str | None = None,
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
+        self, event_id: str, number: int, *, reason: str, by: str = "", result: str | None = None
     ) -> list[str]:
         """Withdraw the event's penalty ``number`` (EV-8.7); what reversing it stored, in
         words (the withdrawal, an undrop, a corrected result)."""
@@ -172,16 +138,7 @@ class EventFixes(Tournaments):
         return named_lines(lines, loaded.state)  # people by name, as the log names them
 
     @event_write("run")
-    def event_attach_deck(
-        self,
-        event_id: str,
-        player: str,
-        deck: Deck,
-        *,
-        by: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
-    ) -> str:
+    def event_attach_deck(self, event_id: str, player: str, deck: Deck, *, by: str = "") -> str:
         """Attach or replace a player's event decklist before their first round is paired
         (EV-2.8); their display name. The list is checked as at registration; the list the
         player already has is refused (compared by digest: the facts do not hold lists)."""

@@ -173,15 +173,7 @@ class Clocks(Tournaments):
     """The round clock's commands and reads (a part of the event service)."""
 
     @event_write("clock")
-    def event_clock(
-        self,
-        event_id: str,
-        action: str,
-        *,
-        by: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
-    ) -> ClockView:
+    def event_clock(self, event_id: str, action: str, *, by: str = "") -> ClockView:
         """Start, pause, resume or end the current round's clock now (EV-9.2); the clock."""
         if action not in ("start", "pause", "resume", "end"):
             raise EventRefusedError(
@@ -193,15 +185,7 @@ class Clocks(Tournaments):
 
     @event_write(None)
     def event_extend(
-        self,
-        event_id: str,
-        table: int,
-        minutes: int,
-        *,
-        reason: str,
-        by: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
+        self, event_id: str, table: int, minutes: int, *, reason: str, by: str = ""
     ) -> ClockView:
         """Give a table of the current round ``minutes`` more, with the reason (EV-9.4):
         the head referee's, or that table's referee's at their own event."""
@@ -212,16 +196,30 @@ class Clocks(Tournaments):
         )
         return self.event_clock_view(event_id)
 
-    @event_write("clock")
-    def event_round_length(
+    @event_write(None)
+    def game_extend(
         self,
-        event_id: str,
+        game_id: str,
         minutes: int,
         *,
-        reason: str = "",
+        reason: str,
         by: str = "",
         expected_version: int | None = None,
         idempotency_key: str | None = None,
+    ) -> ClockView:
+        """Give the table a game of the current round is played at ``minutes`` more, with
+        the reason (EV-9.4): ``event_extend`` for that table, so the same check of who may
+        (the head referee, or that table's referee at its event) and the same fact. A game
+        outside any event has its own time limit (REF-10.1), and a game of an earlier
+        round's table is refused: that table number names other players now."""
+        event_id, table = self._table_of_game_now(
+            game_id, "EV-9.4", "it has its own time limit (REF-10.1), not the round clock"
+        )
+        return self.event_extend(event_id, table, minutes, reason=reason, by=by)
+
+    @event_write("clock")
+    def event_round_length(
+        self, event_id: str, minutes: int, *, reason: str = "", by: str = ""
     ) -> ClockView:
         """Set the event's round length, the round in progress included (EV-9.1)."""
         self._write(event_id, d.SetRoundLength(minutes=minutes, reason=reason, by=by))

@@ -131,6 +131,7 @@ __all__ = [
     "stream_lock",
     "streams_of",
     "terms",
+    "with_terms",
     "written",
 ]
 
@@ -175,6 +176,7 @@ class Head(Protocol):
 H = TypeVar("H", bound=Head)
 P = ParamSpec("P")
 R = TypeVar("R")
+V = TypeVar("V")
 
 
 class Staged(msgspec.Struct, Generic[H]):
@@ -512,21 +514,27 @@ def _local() -> Caller:
     return _LOCAL[0]
 
 
+def _holding(var: ContextVar[V], value: Callable[[], V], fn: Callable[P, R]) -> Callable[P, R]:
+    """``fn``, run with ``var`` set to a ``value()`` of its own for the call."""
+
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        reset = var.set(value())
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            var.reset(reset)
+
+    return run
+
+
 def as_caller(
     principal: Principal, fn: Callable[P, R], admitted: Need | None = None
 ) -> Callable[P, R]:
     """``fn`` (an event's write, or a face's work that makes one) made by ``principal``:
     its authorize stage asks of that principal (``admitted``: what the face's guard already
-    admitted for it). Without it a write is the command line's, ``LOCAL``."""
-
-    def run(*args: P.args, **kwargs: P.kwargs) -> R:
-        reset = _CALLER.set(Caller(principal, admitted))  # over a server's NOBODY too
-        try:
-            return fn(*args, **kwargs)
-        finally:
-            _CALLER.reset(reset)
-
-    return run
+    admitted for it), over a server's ``NOBODY`` too. Without it a write is the command
+    line's, ``LOCAL``."""
+    return _holding(_CALLER, lambda: Caller(principal, admitted), fn)
 
 
 def authorize_write(
@@ -672,7 +680,24 @@ class Terms:
 _TERMS: ContextVar[Terms | None] = ContextVar("_TERMS", default=None)
 
 terms: Callable[[], Terms | None] = _TERMS.get
-"""The running write's terms (``event_write``), if it named any."""
+"""The running write's terms (``with_terms``), if it named any."""
+
+
+def with_terms(
+    write: Callable[P, R], expected_version: int | None = None, idempotency_key: str | None = None
+) -> Callable[P, R]:
+    """``write`` (an event's write, ``event_write``) made under these terms: the event's
+    version its writer saw (HTTP ``If-Match``) and its idempotency key (HTTP
+    ``Idempotency-Key``). The write's first load of the event checks them
+    (``check_terms``: a stale version or a key already stored refuses the write, nothing
+    stored) and its first commit stores the key with its first fact (``stage_event``). A
+    write made inside another keeps the outer one's terms."""
+    if expected_version is None and not idempotency_key:
+        return write
+    # fresh terms for each call (they note what was checked and stored), but a write made
+    # inside one that named its own keeps those
+    key = idempotency_key or None
+    return _holding(_TERMS, lambda: _TERMS.get() or Terms(expected_version, key), write)
 
 
 def event_write(
@@ -687,12 +712,8 @@ def event_write(
     it is given first (``who``, the hall's ``*_as``), which must be the write's caller (the
     stage's one principal; ``LOCAL``, the head, acts as anyone).
 
-    The method takes ``expected_version`` (the event's version its writer saw, HTTP
-    ``If-Match``) and ``idempotency_key`` (HTTP ``Idempotency-Key``), both keyword-only and
-    optional, and this holds them for the write (``Terms``): its first load of the event
-    checks them (``check_terms``: a stale version or a key already stored refuses the
-    write, nothing stored) and its first commit stores the key with its first fact
-    (``stage_event``)."""
+    The write's terms (If-Match, Idempotency-Key) are not its arguments: a face hands them
+    over with ``with_terms``, as it hands over its caller with ``as_caller``."""
     wanted = need(action) if action is not None else None
 
     def mark(method: Callable[P, R]) -> Callable[P, R]:
@@ -717,20 +738,7 @@ def event_write(
             # else the command line's (LOCAL, admitted to every write, inside or not), or a
             # write inside the running one, authorized with it
             try:
-                expected = kwargs.get("expected_version")
-                key = kwargs.get("idempotency_key")
-                if _TERMS.get() is not None or (expected is None and not key):
-                    return method(*args, **kwargs)
-                reset = _TERMS.set(
-                    Terms(
-                        expected if isinstance(expected, int) else None,
-                        str(key) if key else None,
-                    )
-                )
-                try:
-                    return method(*args, **kwargs)
-                finally:
-                    _TERMS.reset(reset)
+                return method(*args, **kwargs)
             finally:
                 if running is not None:
                     _CALLER.reset(running)

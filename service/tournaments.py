@@ -39,6 +39,7 @@ from events.tournament import (
 )
 from referee import games as rulebooks
 from referee.contract import Player, Setup
+from referee.errors import CitedError
 from referee.game.facts import game_opened
 from referee.game.setup import drawn_seeds
 from referee.kit.decks import Deck
@@ -104,13 +105,8 @@ class EventNotFoundError(GameNotFoundError):
     """No event (tournament) with that id is in the store."""
 
 
-class EventRefusedError(RefusedError):
+class EventRefusedError(CitedError, RefusedError):
     """A tournament rule refused the command (names its ``EV-`` clause); nothing stored."""
-
-    def __init__(self, clause: str, reason: str) -> None:
-        super().__init__(f"{clause}: {reason}")
-        self.clause = clause
-        self.reason = reason
 
 
 class PairingRow(msgspec.Struct, kw_only=True):
@@ -899,6 +895,27 @@ class Tournaments:
                     return version
         return None
 
+    def _table_of_game_now(self, game_id: str, clause: str, elsewhere: str) -> tuple[str, int]:
+        """The event and the table of its current round a game is played at, or a refusal
+        under ``clause``: a game outside any event (``elsewhere`` says where to turn
+        instead), not linked to a table, or of an earlier round (a table number names
+        other players in each round)."""
+        created = self.game_service.load(game_id).created
+        event_id = created.meta.get("event", "")
+        if not event_id.startswith("ev-"):
+            raise EventRefusedError(
+                clause, f"game {game_id} is not played at an event's table: {elsewhere}"
+            )
+        state = self._event(event_id, check=False).state
+        key = state.games.get(game_id)
+        if key is None:
+            raise EventRefusedError(clause, f"game {game_id} is not linked to a table")
+        if key[0] != state.current_round:
+            raise EventRefusedError(
+                clause, f"game {game_id} was played in round {key[0]}, not the current round"
+            )
+        return event_id, key[1]
+
     # -- snapshots: the fold kept beside the read models (projections.event_state)
     def _snapshots(self) -> EventSnapshots | None:
         """Where event snapshots are kept, or ``None`` for a store in memory."""
@@ -1096,10 +1113,12 @@ class Tournaments:
             batches.append((*head, [closing]))
         return batches
 
-    def _new_event_id(self, key: str | None) -> str:
-        """A new event's id: drawn at random, or, for a write with an idempotency key, made
-        from the key and the writing token, so that a retry finds the event its first try
-        created (``RepeatedWriteError``: nothing stored again)."""
+    def _new_event_id(self) -> str:
+        """A new event's id: drawn at random, or, for a write with an idempotency key (its
+        terms), made from the key and the writing token, so that a retry finds the event its
+        first try created (``RepeatedWriteError``: nothing stored again)."""
+        running = terms()
+        key = running.idempotency_key if running is not None else None
         if not key:
             return self.store.new_event_id()
         event_id = self.store.new_event_id(seed=f"{WRITING_TOKEN.get()}\n{key}")
@@ -1148,8 +1167,6 @@ class Tournaments:
         floor: str = "1/3",
         seed: int | None = None,
         deck_deadline: int | None = None,
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> EventInfo:
         """Create an event; its id (``ev-...``) is in the returned info. ``seed`` is the
         seed of its random choices (round 1's draw, EV-5.6); drawn at random when omitted,
@@ -1195,7 +1212,7 @@ class Tournaments:
             },
             Settings,
         )
-        event_id = self._new_event_id(idempotency_key)
+        event_id = self._new_event_id()
         loaded = _Loaded(event_id)
         facts = self._decide(loaded.state, d.CreateEvent(settings=settings))
         self._append(loaded, facts, extra={0: {"name": " ".join(name.split())}})
@@ -1216,8 +1233,6 @@ class Tournaments:
         late_as_losses: bool = False,
         player_ids: Sequence[str] = (),
         allow_similar: bool = False,
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> list[str]:
         """Register players (a late entry once round 1 is paired); their ids, in order.
 
@@ -1338,15 +1353,7 @@ class Tournaments:
             )
 
     @event_write("enter")
-    def event_drop(
-        self,
-        event_id: str,
-        player: str,
-        *,
-        reason: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
-    ) -> DropRow:
+    def event_drop(self, event_id: str, player: str, *, reason: str = "") -> DropRow:
         """Drop a player after the current round (EV-2.5, EV-2.6); in a playoff the drop
         concedes their match (EV-2.10). The round they leave after, and the line saying so."""
         reason = check_reason(reason)
@@ -1355,14 +1362,7 @@ class Tournaments:
 
     @event_write("run")
     def event_pair(
-        self,
-        event_id: str,
-        *,
-        manual: dict[str, Any] | None = None,
-        reason: str = "",
-        by: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
+        self, event_id: str, *, manual: dict[str, Any] | None = None, reason: str = "", by: str = ""
     ) -> list[PairingRow]:
         """Pair the next round (or by hand, ``manual``), create each table's first game
         and link it, all in one transaction; the round's pairings. (No cyclic collection
@@ -1419,14 +1419,7 @@ class Tournaments:
 
     @event_write("run")
     def event_repair(
-        self,
-        event_id: str,
-        manual: dict[str, Any] | None,
-        *,
-        reason: str,
-        by: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
+        self, event_id: str, manual: dict[str, Any] | None, *, reason: str, by: str = ""
     ) -> list[PairingRow]:
         """The head judge replaces the latest round's pairings (EV-5.12): by hand before
         any result (``manual``), or with the engine (``None``), keeping every table that
@@ -1672,15 +1665,7 @@ class Tournaments:
             return command()
 
     @event_write(None)
-    def event_result(
-        self,
-        event_id: str,
-        slips: Sequence[str],
-        *,
-        by: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
-    ) -> int:
+    def event_result(self, event_id: str, slips: Sequence[str], *, by: str = "") -> int:
         """Report several slips ``TABLE=W-L-D`` (pods ``TABLE=Ann>Ben=Cal``) for the
         current round, all or none; how many were stored (judged again once if another
         writer stored first). Who may: the head referee and the scorekeeper, a table
@@ -1713,15 +1698,7 @@ class Tournaments:
 
     @event_write("enter")
     def event_correct(
-        self,
-        event_id: str,
-        round_number: int | None,
-        slip: str,
-        *,
-        reason: str,
-        by: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
+        self, event_id: str, round_number: int | None, slip: str, *, reason: str, by: str = ""
     ) -> int:
         """Correct a table's result with a reason and who (EV-8.1); ``round_number`` of
         ``None`` is the open round, else the latest. The round corrected."""
@@ -1750,8 +1727,6 @@ class Tournaments:
         penalty: str | None = None,
         reason: str = "",
         by: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
     ) -> PenaltyOutcome:
         """Record an event penalty and apply it to the match (EV-8.6, IPG 1.2): a game loss
         ends the player's open game as a loss (a game penalty naming this one), a match loss
@@ -1824,15 +1799,7 @@ class Tournaments:
         )
 
     @event_write("run")
-    def event_round(
-        self,
-        event_id: str,
-        what: str,
-        round_number: int | None = None,
-        *,
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
-    ) -> int:
+    def event_round(self, event_id: str, what: str, round_number: int | None = None) -> int:
         """Start (``start``) or end (``end``) a round (the latest by default): the clock's
         marks in the stream; a round ends only once every table has its result."""
         loaded = self._event(event_id)
@@ -1845,14 +1812,7 @@ class Tournaments:
 
     @event_write("run")
     def event_end(
-        self,
-        event_id: str,
-        *,
-        reason: str = "",
-        void_open: bool = False,
-        by: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
+        self, event_id: str, *, reason: str = "", void_open: bool = False, by: str = ""
     ) -> list[str]:
         """End the event (EV-1.4): refused while a game of the event is open, unless
         ``void_open`` closes those games as void (recorded, in the audit); the games closed."""
@@ -1903,8 +1863,7 @@ class Tournaments:
         loaded = self._event(event_id)
         state = loaded.state
         if round_number is not None:
-            if round_number not in state.rounds:
-                raise EventRefusedError("EV-4.1", f"round {round_number} has not been paired")
+            _check_standings_round(state, round_number)
             return [_row(s) for s in state.standings(after_round=round_number)]
         with self._events_lock:  # no fact folded (moving the live standings) meanwhile
             table = loaded.counted_table()
@@ -1980,6 +1939,8 @@ class Tournaments:
         if found is None:
             raise EventRefusedError("EV-2.1", f"{player!r} is not a registered player")
         entrant = state.players[found]
+        if round_number is not None:
+            _check_standings_round(state, round_number)
         if round_number is not None and entrant.entry_round > round_number:
             raise EventRefusedError(  # as the standings after that round leave them out
                 "EV-I.6",
@@ -2211,3 +2172,16 @@ def _match_loss_effect(
     if dq:
         return f"{name} is dropped"
     return f"{name} has no match in progress: it decides their next match"
+
+
+def _check_standings_round(state: Tournament, round_number: int) -> None:
+    """The standings after round N are computed from round N's results (EV-4.1): a round
+    that is not one (0, -1) or is not paired yet has none. The one check of every door
+    (the API's ``?round=``, ``event standings --round``, ``--explain``), so they refuse
+    alike."""
+    if round_number < 1:
+        raise EventRefusedError(
+            "EV-4.1", f"there is no round {round_number}: rounds are numbered from 1"
+        )
+    if round_number not in state.rounds:
+        raise EventRefusedError("EV-4.1", f"round {round_number} has not been paired")

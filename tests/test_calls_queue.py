@@ -138,6 +138,7 @@ def test_ref_11_an_idempotency_key_on_a_game_s_call_is_stored_with_it(tmp_path: 
     with the call's fact: the same write sent again with it is refused, nothing stored
     twice (as an event's write is, 409); another token's key is its own."""
     from service.errors import RepeatedWriteError
+    from service.pipeline import with_terms
     from service.procedure import WRITING_TOKEN
 
     ann = Principal(token_id="a", role="player", name="Ann")
@@ -149,10 +150,10 @@ def test_ref_11_an_idempotency_key_on_a_game_s_call_is_stored_with_it(tmp_path: 
         ).game_id
         reset = WRITING_TOKEN.set("a")
         try:
-            row = svc.game_call_as(ann, game, reason="ruling", idempotency_key="k1")
+            row = with_terms(svc.game_call_as, idempotency_key="k1")(ann, game, reason="ruling")
             version = svc.load(game).version
             with pytest.raises(RepeatedWriteError) as again:
-                svc.game_call_as(ann, game, reason="ruling", idempotency_key="k1")
+                with_terms(svc.game_call_as, idempotency_key="k1")(ann, game, reason="ruling")
             assert again.value.event == row.call
         finally:
             WRITING_TOKEN.reset(reset)
@@ -161,10 +162,10 @@ def test_ref_11_an_idempotency_key_on_a_game_s_call_is_stored_with_it(tmp_path: 
         assert getattr(called, "idempotency_key", None) == "k1"
         reset = WRITING_TOKEN.set("r")
         try:
-            step = svc.call_step_as(rita, game, row.call, "claim", idempotency_key="k1")
+            step = with_terms(svc.call_step_as, idempotency_key="k1")(rita, game, row.call, "claim")
             assert step.holder == "Rita"  # another token's key: its own write
             with pytest.raises(RepeatedWriteError):
-                svc.call_step_as(rita, game, row.call, "claim", idempotency_key="k1")
+                with_terms(svc.call_step_as, idempotency_key="k1")(rita, game, row.call, "claim")
         finally:
             WRITING_TOKEN.reset(reset)
 

@@ -30,6 +30,7 @@ from service.errors import (
     StoreError,
     UnreadableEntryError,
 )
+from service.pipeline import with_terms
 from service.results import WrittenEvents
 from service.writer import GroupWriter
 
@@ -540,8 +541,8 @@ def paired_event(svc: CachedService, players: int = 8) -> tuple[str, list[int]]:
     return event, tables
 
 
-def slip(svc: CachedService, event: str, table: int, **terms: Any) -> Any:
-    return lambda: svc.event_result(event, [f"{table}=2-0-0"], **terms)
+def slip(svc: CachedService, event: str, table: int, expected_version: int | None = None) -> Any:
+    return lambda: with_terms(svc.event_result, expected_version)(event, [f"{table}=2-0-0"])
 
 
 def test_event_writes_queued_together_land_in_one_commit_each_answered(

@@ -5,14 +5,19 @@ the code of commit 44eb385 (see its README): a Gammasphere card refused for want
 (GS-I.32 since made ``no_target=play`` the default), a Prismatic goal above the catalog's
 cards (PX-I.30 since refuses it and ends a game whose goal is out of reach) and a PRIZMIK game
 started from a position string with two runs of empty squares side by side (PZ-9.5 since
-refuses it). A game's creation event holds every variant switch of its time, so a switch it
-lacks was offered only later: it plays the switch's ``absent`` value, the rules of that time.
+refuses it); a Prismatic auction whose first-round forgo was refused (PX-I.32 since makes it no
+bid) and a Prismata breach that hit a fragile unit twice, took its damage back and was refused
+the undo of a click (PM-I.23 since counts the unit once, which allows it); a Gammasphere
+character refused its own number as its arrival effect's target under GS-1.3 (GS-I.33 since
+states that reading, and its refusal still cites GS-1.3). A game's creation
+event holds every variant switch of its time, so a switch it lacks was offered only later: it
+plays the switch's ``absent`` value, the rules of that time, and so does a position string the
+game started from (its ``table`` lacks the switch too).
 """
 
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import msgspec
@@ -21,22 +26,38 @@ import pytest
 from events.store import GameStore
 from referee import games
 from service import RefereeService
+from tests.stored import service_over_a_copy
 
 OLD = Path(__file__).resolve().parent.parent / "fixtures" / "legacy-rules"
 DUEL, GOAL, POSITION = "gammasphere-as83muvr", "prismatic-72bqwetm", "prizmik-dsx7xshq"
-GAMES = (DUEL, GOAL, POSITION)
-ADDED_SINCE = {"no_target", "self_target", "weapon_carriers", "goal_reach", "waiting_promotion"}
+AUCTION, BREACH, ARRIVAL = "prismatic-tfjdwf55", "prismata-k73mzt4b", "gammasphere-2vmaduck"
+GAMES = (DUEL, GOAL, POSITION, AUCTION, BREACH, ARRIVAL)
+ADDED_SINCE = {
+    "no_target",
+    "self_target",
+    "weapon_carriers",
+    "goal_reach",
+    "waiting_promotion",
+    "opening_forgo",
+    "breach",
+    "health_cost",
+    "made",
+    "breach_tally",
+}
 
 
 @pytest.fixture
 def old(tmp_path: Path) -> RefereeService:
-    path = tmp_path / "old.db"
-    shutil.copy(OLD / "store.db", path)
-    return RefereeService(GameStore(path))
+    return service_over_a_copy(OLD / "store.db", tmp_path)
 
 
 def shown_then(game_id: str) -> object:
     return json.loads((OLD / f"{game_id}.show.json").read_text())["position"]
+
+
+def legal_then(game_id: str) -> list[str]:
+    actions: list[str] = json.loads((OLD / f"{game_id}.legal.json").read_text())["actions"]
+    return actions
 
 
 def shown_now(svc: RefereeService, game_id: str) -> object:
@@ -63,11 +84,27 @@ def test_a_switch_offered_since_plays_the_rules_of_the_record(old: RefereeServic
         games.load("gammasphere").resolve_variants({})
     )
     assert fresh["no_target"] == "play"  # a game recorded today holds its switch
+    # PX-I.32 and PM-I.23: the first-round forgo refused, the breach counted by entries
+    assert old.load(AUCTION).setup.variants["opening_forgo"] == "refuse"
+    assert old.load(AUCTION).state.table.opening_forgo == "refuse"
+    assert old.load(BREACH).setup.variants["breach_tally"] == "entries"
+    # the Prismata game started from a position string whose table lacks the switch
+    assert old.load(BREACH).state.table.breach_tally == "entries"
+
+
+def test_a_switch_whose_default_changed_later_plays_the_rules_before_it() -> None:
+    """CR-I.28: counter_range came in (28 Nov, a037e56) with in_range, the range condition
+    counterattacks had until then, as its default; the default became any the next day
+    (f7b7a0a). A game recorded before the switch lacks it and was played in range."""
+    crystale = games.load("crystale")
+    recorded = crystale.recorded_variants({})
+    assert recorded["counter_range"] == "in_range"
+    assert crystale.resolve_variants({})["counter_range"] == "any"
 
 
 def test_an_old_store_verifies_intact(old: RefereeService) -> None:
     report = old.verify()
-    assert report.games == 3
+    assert report.games == len(GAMES)
     assert report.bad == 0, [r.findings for r in report.reports if not r.ok]
 
 
@@ -79,13 +116,53 @@ def test_an_old_open_game_goes_on_under_its_own_rules(old: RefereeService) -> No
     legal = json.loads((OLD / f"{DUEL}.legal.json").read_text())
     assert "Duelist" not in json.dumps(legal)
     assert old.record(POSITION, "e8>e7").accepted
+    for game_id in (AUCTION, BREACH, ARRIVAL):
+        assert old.legal(game_id).actions == legal_then(game_id), game_id
+    # PX-I.32: p3's first-round forgo is refused as p1's was when the game was recorded
+    forgo = old.record(AUCTION, "p3: forgo")
+    assert [v.clause for v in forgo.violations] == ["PX-I.9"]
+    # a forgo is as sealed as a bid (PX-14.1): the others read neither its clause nor why
+    seen = [v.for_viewer("p1") for v in forgo.violations]
+    assert [v.clause for v in seen] == ["PX-I"]
+    assert "forgo" not in seen[0].reason and "tied" not in seen[0].reason
+    # PM-I.23: the fragile unit hit twice still counts, so the click stands (PM-5.8)
+    undo = old.record(BREACH, "undo #1")
+    assert [v.clause for v in undo.violations] == ["PM-5.8"]
+    # GS-I.33: the number an arriving character takes is not on the field (GS-1.3)
+    itself = old.record(ARRIVAL, "play Drillmaster on #2")
+    assert [v.clause for v in itself.violations] == ["GS-1.3"]
     assert old.verify().bad == 0
 
 
 def test_old_text_exports_import_to_the_same_positions(tmp_path: Path) -> None:
     fresh = RefereeService(GameStore(tmp_path / "texts.db"))
     report = fresh.import_files([OLD / f"{g}.txt" for g in GAMES])
-    assert [f.status for f in report.files] == ["imported"] * 3, report.files
+    assert [f.status for f in report.files] == ["imported"] * len(GAMES), report.files
     for game_id in GAMES:
         assert shown_now(fresh, game_id) == shown_then(game_id), game_id
     assert fresh.verify().bad == 0
+
+
+@pytest.mark.parametrize(
+    ("chosen", "played"), [({}, "units"), ({"breach_tally": "entries"}, "entries")]
+)
+def test_a_position_given_today_without_a_switch_plays_the_games_switch(
+    tmp_path: Path, chosen: dict[str, str], played: str
+) -> None:
+    """PM-I.23: a position string a table gives today may lack a switch offered since its
+    form was first written; the game plays the switch it was created with (today's default
+    or the table's choice), written into the stored string, so replaying it (which reads a
+    string lacking the switch as a record older than it) plays the same rules."""
+    svc = RefereeService(GameStore(tmp_path / "given.db"))
+    rules = games.load("prismata")
+    start = json.loads(
+        rules.position_text(
+            svc.load(svc.create_game("prismata", {"p1": "A", "p2": "B"}).game_id).state
+        )
+    )
+    del start["table"]["breach_tally"]
+    given = svc.create_game(
+        "prismata", {"p1": "A", "p2": "B"}, variants=chosen, options={"position": json.dumps(start)}
+    ).game_id
+    assert svc.load(given).state.table.breach_tally == played
+    assert svc.verify().bad == 0

@@ -9,7 +9,6 @@ their hashes are computed over the bytes stored, so the chains still hold.
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import msgspec
@@ -18,6 +17,7 @@ import pytest
 from events.store import GameStore
 from referee import games
 from service import RefereeService
+from tests.stored import service_over_a_copy
 
 LEGACY = Path(__file__).resolve().parent.parent / "fixtures" / "legacy"
 EXPECTED = json.loads((LEGACY / "expected.json").read_text())
@@ -25,9 +25,7 @@ EXPECTED = json.loads((LEGACY / "expected.json").read_text())
 
 @pytest.fixture
 def legacy(tmp_path: Path) -> RefereeService:
-    path = tmp_path / "old.db"
-    shutil.copy(LEGACY / "store-v1.db", path)
-    return RefereeService(GameStore(path))
+    return service_over_a_copy(LEGACY / "store-v1.db", tmp_path)
 
 
 def test_every_legacy_game_replays_to_the_position_it_had(legacy: RefereeService) -> None:
@@ -47,11 +45,14 @@ def as_json(data: object) -> object:
 
 def shown_then(game_id: str, position: object) -> object:
     """``position`` without the variants added to the game since the store was written, each
-    of which must show its default (a recorded game never chose them). A game shows its
-    variants under ``variants`` (PRIZMIK) or ``table`` (Prismata)."""
+    of which must show the rules of the record's time: its ``absent`` value, else its default
+    (a recorded game never chose them). A game shows its variants under ``variants``
+    (PRIZMIK) or ``table`` (Prismata)."""
     if not isinstance(position, dict):
         return position
-    options = {v.key: v.default for v in games.load(game_id.partition("-")[0]).variant_options}
+    options = {
+        v.key: v.absent or v.default for v in games.load(game_id.partition("-")[0]).variant_options
+    }
     for field in ("variants", "table"):
         shown = position.get(field)
         if not isinstance(shown, dict):

@@ -21,6 +21,7 @@ from service.app import RefereeService
 from service.cached import CachedService
 from service.decide import CreateGame
 from service.errors import RepeatedWriteError, StaleVersionError
+from service.pipeline import with_terms
 from service.procedure import header, writing_token
 from service.writer import GroupWriter
 
@@ -107,9 +108,9 @@ def test_an_event_write_on_a_stale_version_stores_nothing(svc: RefereeService) -
     event_id = _event(svc)
     version = svc.event_version(event_id)
     with pytest.raises(StaleVersionError):
-        svc.event_drop(event_id, "Cal", reason="ill", expected_version=version - 1)
+        with_terms(svc.event_drop, version - 1)(event_id, "Cal", reason="ill")
     assert svc.event_version(event_id) == version
-    assert svc.event_drop(event_id, "Cal", reason="ill", expected_version=version).after_round == 0
+    assert with_terms(svc.event_drop, version)(event_id, "Cal", reason="ill").after_round == 0
     assert svc.event_version(event_id) == version + 1
 
 
@@ -121,22 +122,20 @@ def test_an_event_write_repeated_with_its_idempotency_key_stores_nothing_new(
     the version its retry names; another key, or another token's same key, is a new write."""
     event_id = _event(svc)
     version = svc.event_version(event_id)
-    svc.event_drop(event_id, "Cal", reason="ill", expected_version=version, idempotency_key="k1")
+    with_terms(svc.event_drop, version, "k1")(event_id, "Cal", reason="ill")
     after = svc.event_version(event_id)
     with pytest.raises(RepeatedWriteError) as refused:
-        svc.event_drop(
-            event_id, "Cal", reason="ill", expected_version=version, idempotency_key="k1"
-        )
+        with_terms(svc.event_drop, version, "k1")(event_id, "Cal", reason="ill")
     assert refused.value.event == after
     fresh = RefereeService(GameStore(svc.store.path), clock=_clock)  # another process, afresh
     try:
         with pytest.raises(RepeatedWriteError):
-            fresh.event_register(event_id, ["Dan"], idempotency_key="k1")
+            with_terms(fresh.event_register, idempotency_key="k1")(event_id, ["Dan"])
     finally:
         fresh.close()
     assert svc.event_version(event_id) == after
     with writing_token("tok-other"):
-        svc.event_register(event_id, ["Dan"], idempotency_key="k1")
+        with_terms(svc.event_register, idempotency_key="k1")(event_id, ["Dan"])
     assert svc.event_version(event_id) == after + 1
 
 
@@ -145,9 +144,10 @@ def test_an_event_created_again_with_its_idempotency_key_is_not_created_twice(
 ) -> None:
     """Creating an event is a write too: retried with its key, it finds the event its first
     try made and creates none."""
-    first = svc.event_new("Open", "nim", rounds=3, idempotency_key="make-open")
+    create = with_terms(svc.event_new, idempotency_key="make-open")
+    first = create("Open", "nim", rounds=3)
     with pytest.raises(RepeatedWriteError) as refused:
-        svc.event_new("Open", "nim", rounds=3, idempotency_key="make-open")
+        create("Open", "nim", rounds=3)
     assert refused.value.stream == first.event_id
     assert svc.event_ids() == [first.event_id]
 
@@ -175,13 +175,14 @@ def test_an_event_s_writes_go_through_the_pipeline_from_both_doors(tmp_path: Pat
     ids = ["pl-aaaaaaaa", "pl-bbbbbbbb", "pl-cccccccc", "pl-dddddddd"]
 
     def writes(svc: RefereeService) -> list[object]:
-        event = svc.event_new("Open", "nim", rounds=3, seed=3, idempotency_key="open").event_id
+        event = with_terms(svc.event_new, idempotency_key="open")("Open", "nim", rounds=3, seed=3)
+        event_id = event.event_id
         return [
-            event,
-            svc.event_register(event, ["Ann", "Ben", "Cal", "Dan"], player_ids=ids),
-            [r.table for r in svc.event_pair(event, idempotency_key="pair-1")],
-            svc.event_result(event, ["1=2-0-0"], expected_version=svc.event_version(event)),
-            svc.event_result(event, ["2=0-2-0"], idempotency_key="slip-2"),
+            event_id,
+            svc.event_register(event_id, ["Ann", "Ben", "Cal", "Dan"], player_ids=ids),
+            [r.table for r in with_terms(svc.event_pair, idempotency_key="pair-1")(event_id)],
+            with_terms(svc.event_result, svc.event_version(event_id))(event_id, ["1=2-0-0"]),
+            with_terms(svc.event_result, idempotency_key="slip-2")(event_id, ["2=0-2-0"]),
         ]
 
     try:
@@ -197,7 +198,9 @@ def test_an_event_s_writes_go_through_the_pipeline_from_both_doors(tmp_path: Pat
             assert cli.load(game).ended is not None  # closed as void by its table's slip
         with pytest.raises(RepeatedWriteError):
             writer.call(
-                lambda: cached.event_result(event, ["2=0-2-0"], idempotency_key="slip-2")
+                lambda: with_terms(cached.event_result, idempotency_key="slip-2")(
+                    event, ["2=0-2-0"]
+                )
             ).result(30)
     finally:
         writer.close()
@@ -230,8 +233,8 @@ def test_an_event_write_s_terms_are_checked_once(
     monkeypatch.setattr(tournaments, "check_terms", counted)
     version = svc.event_version(event_id)
     with pytest.raises(StaleVersionError):
-        svc.report_as(who, event_id, "2-1-0", expected_version=version - 1, idempotency_key="r1")
+        with_terms(svc.report_as, version - 1, "r1")(who, event_id, "2-1-0")
     assert (checks, svc.event_version(event_id)) == ([1], version)
-    svc.report_as(who, event_id, "2-1-0", expected_version=version, idempotency_key="r1")
+    with_terms(svc.report_as, version, "r1")(who, event_id, "2-1-0")
     assert checks == [1, 1]
     assert svc.event_version(event_id) == version + 1

@@ -45,7 +45,7 @@ from service.access import (
     authorize,
     authorize_event,
 )
-from service.api import Need, admit, admit_game_early, as_caller, need
+from service.api import Need, admit, admit_game_early, as_caller, need, with_terms
 from service.cached import CachedService
 from service.errors import RefusedError
 from service.results import CorrectionResult, WrittenEvents
@@ -268,12 +268,11 @@ class Writer:
 
     async def event(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         admitted = cast("Need | None", self.request.scope.get(_ADMITTED))
+        write = with_terms(fn, self.expected, self.key)  # checked by the pipeline
         return await self.web.run_event_write(
-            as_caller(self.caller, fn, admitted),  # the pipeline authorizes the caller
+            as_caller(self.caller, write, admitted),  # the pipeline authorizes the caller
             *args,
             **kwargs,
-            expected_version=self.expected,
-            idempotency_key=self.key,
         )
 
     async def game(self, work: Work) -> Response[Any]:

@@ -165,6 +165,8 @@ async def _staff_form(request: AnyRequest, event_id: str, page: str, act: Act) -
             return await act(who, event, form)
         except AccessDeniedError as exc:
             return formkeys.Outcome(False, str(exc), 403, form)
+        except _TooLong as exc:
+            return formkeys.Outcome(False, str(exc), 422, form)
         except (RefusedError, ValueError) as exc:
             return formkeys.Outcome(False, str(exc), 400, form)
         finally:
@@ -175,18 +177,20 @@ async def _staff_form(request: AnyRequest, event_id: str, page: str, act: Act) -
     return Redirect(path=f"{target}#{page}-said", status_code=303)
 
 
-def _too_long(form: dict[str, str], field: str, longest: int) -> formkeys.Outcome | None:
-    """The refusal of ``form``'s ``field`` past ``longest`` characters (nothing stored)."""
+class _TooLong(Exception):
+    """A field of the form past its bound: refused (422) before anything is stored."""
+
+
+def _bounded(form: dict[str, str], field: str, longest: int) -> str:
+    """``form``'s ``field``, stripped; one past ``longest`` characters is refused
+    (``_TooLong``, answered by ``_staff_form``: nothing stored)."""
     value = form.get(field, "").strip()
-    if len(value) <= longest:
-        return None
-    return formkeys.Outcome(
-        False,
-        f"the {field} is {len(value):,} characters; at most {longest:,} are taken; nothing "
-        "was stored",
-        422,
-        form,
-    )
+    if len(value) > longest:
+        raise _TooLong(
+            f"the {field} is {len(value):,} characters; at most {longest:,} are taken; "
+            "nothing was stored"
+        )
+    return value
 
 
 def _table_of(form: dict[str, str], clause: str) -> int:
@@ -213,10 +217,7 @@ async def clock_form(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
             raise RefusedError(f"the clock's controls are {', '.join(MARKS)} and extend")
         table = _table_of(form, "EV-9.4")
         extend = _admitted(who, web.svc.event_extend, need("clock", event, (table,)))
-        too_long = _too_long(form, "reason", REASON_LONGEST)
-        if too_long is not None:
-            return too_long
-        reason = form.get("reason", "").strip()
+        reason = _bounded(form, "reason", REASON_LONGEST)
         minutes = _minutes(form.get("minutes", ""))
         await web.run_event_write(extend, event, table, minutes, reason=reason, by=who.label)
         return formkeys.Outcome(True, f"table {table}: {minutes} more minutes ({reason})", 201)
@@ -240,10 +241,7 @@ async def slip_form(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
     async def act(who: Principal, event: str, form: dict[str, str]) -> formkeys.Outcome:
         table = _table_of(form, "EV-3.1")
         enter = _admitted(who, web.svc.event_result, need("result", event, (table,)))
-        too_long = _too_long(form, "result", SLIP_LONGEST)
-        if too_long is not None:
-            return too_long
-        result = form.get("result", "").strip()
+        result = _bounded(form, "result", SLIP_LONGEST)
         await web.run_event_write(enter, event, [f"{table}={result}"], by=who.label)
         return formkeys.Outcome(True, f"table {table}: {result} recorded", 201)
 

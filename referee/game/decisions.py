@@ -143,6 +143,9 @@ def decide_new_game(
             options=chosen,
         )
     )
+    if command.raw_options and "position" in setup.options:
+        given = rules.given_position(str(setup.options["position"]), setup.variants)
+        setup = msgspec.structs.replace(setup, options={**setup.options, "position": given})
     rules.start(setup)  # raises on a setup the game cannot start from
     for seat, deck in command.decks.items():
         if seat not in setup.seats:

@@ -19,7 +19,7 @@ so ``rules.check(...)`` calls ``checks.check(...)`` with no frame in between.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from importlib import import_module
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, get_args, get_origin
@@ -56,40 +56,42 @@ class GameParts(msgspec.Struct, Generic[StateT, ActionT], frozen=True, kw_only=T
     shown_text: Callable[[str, str | None, Viewer], str] | None = None
 
     @classmethod
-    def of(
-        cls,
-        *,
-        notation: ModuleType,
-        checks: ModuleType,
-        engine: ModuleType,
-        legal: ModuleType,
-        view: ModuleType,
-    ) -> GameParts[Any, Any]:
-        """The parts from the game's modules, by the layout's function names."""
-        return GameParts(
-            parse=notation.parse,
-            notation=notation.notation,
-            check=checks.check,
-            apply=engine.apply,
-            outcome=engine.outcome,
-            to_act=engine.to_act,
-            legal_actions=legal.legal_actions,
-            render=view.render,
-            observe=view.observe,
-            secrets=view.secrets,
-            read_entry=getattr(notation, "read_entry", None),
-            shown_text=getattr(view, "shown_text", None),
-        )
+    def of(cls, modules: Mapping[str, ModuleType]) -> GameParts[Any, Any]:
+        """The parts from the game's modules, keyed by the layout's module names: each
+        part is the function of its name in its module (``_SOURCES``); ``read_entry`` and
+        ``shown_text`` may be missing."""
+        found: dict[str, Any] = {
+            part: getattr(modules[module], part, None)
+            if part in _OPTIONAL
+            else getattr(modules[module], part)
+            for part, module in _SOURCES.items()
+        }
+        return GameParts(**found)
 
     @classmethod
     def of_package(cls, package: str) -> GameParts[Any, Any]:
         """The parts from the modules of the game package ``package``, by the layout's
         module names (``referee.games``: the layout of a game package)."""
-        modules = {name: import_module(f"{package}.{name}") for name in _LAYOUT}
-        return cls.of(**modules)
+        return cls.of({name: import_module(f"{package}.{name}") for name in _LAYOUT})
 
 
-_LAYOUT = ("notation", "checks", "engine", "legal", "view")
+# Each part, named as the function that provides it, and the module of the layout it is in.
+_SOURCES = {
+    "parse": "notation",
+    "notation": "notation",
+    "read_entry": "notation",
+    "check": "checks",
+    "apply": "engine",
+    "outcome": "engine",
+    "to_act": "engine",
+    "legal_actions": "legal",
+    "render": "view",
+    "observe": "view",
+    "secrets": "view",
+    "shown_text": "view",
+}
+_OPTIONAL = frozenset({"read_entry", "shown_text"})
+_LAYOUT = tuple(dict.fromkeys(_SOURCES.values()))  # notation, checks, engine, legal, view
 
 
 FORWARDED = GameParts.__struct_fields__

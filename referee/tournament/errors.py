@@ -6,19 +6,14 @@ in plain words, like a game's rejected entry (``referee.verdicts.Violation``).
 
 from __future__ import annotations
 
-from referee.errors import RefereeError
+from referee.errors import CitedError
 from referee.verdicts import Violation
 
 __all__ = ["Refusal"]
 
 
-class Refusal(RefereeError, ValueError):
+class Refusal(CitedError, ValueError):
     """A command, slip or pairing the tournament rules do not allow."""
-
-    def __init__(self, clause: str, reason: str) -> None:
-        super().__init__(f"{clause}: {reason}")
-        self.clause = clause
-        self.reason = reason
 
     @property
     def violation(self) -> Violation:

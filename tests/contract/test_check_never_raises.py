@@ -19,17 +19,7 @@ from hypothesis import strategies as st
 from referee import games
 from referee.capabilities import AdjustmentRules, adjustments_of
 from referee.errors import ActionSyntaxError, AdjustmentSyntaxError
-from referee.kit.adjustments import (
-    Change,
-    ChangeResource,
-    ChangeStat,
-    Destroy,
-    DrawCards,
-    MoveCard,
-    Tap,
-    Untap,
-    parse_adjustment,
-)
+from referee.kit import adjustments
 from referee.verdicts import Verdict
 from tests.contract.test_contract import CASES, played_once
 
@@ -71,20 +61,20 @@ RESOURCES = ["gas", "power", "jiggawatts", "mp", "hits", "slots", "prisms", "red
 RESOURCES += ["pool-red", "palette-prisms", "palette-G", "score", "x"]
 
 
-def changes(names: list[str]) -> st.SearchStrategy[Change]:
+def changes(names: list[str]) -> st.SearchStrategy[adjustments.Change]:
     name = st.sampled_from(names or ["x"]) | st.sampled_from(["#1", "#2", "#40", "u2", "u40"])
     card = name | st.lists(st.sampled_from(names or ["x"]), min_size=2, max_size=3).map(" ".join)
     seat = st.sampled_from(SEATS)
     zone = st.sampled_from(ZONES)
     amount = st.integers(-5000, 5000)
     return st.one_of(
-        st.builds(MoveCard, seat, zone, zone, st.none() | card),
-        st.builds(ChangeStat, name, st.sampled_from(STATS), amount, st.booleans()),
-        st.builds(ChangeResource, seat, st.sampled_from(RESOURCES), amount),
-        st.builds(Tap, name),
-        st.builds(Untap, name),
-        st.builds(Destroy, name),
-        st.builds(DrawCards, seat, st.integers(1, 60)),
+        st.builds(adjustments.MoveCard, seat, zone, zone, st.none() | card),
+        st.builds(adjustments.ChangeStat, name, st.sampled_from(STATS), amount, st.booleans()),
+        st.builds(adjustments.ChangeResource, seat, st.sampled_from(RESOURCES), amount),
+        st.builds(adjustments.Tap, name),
+        st.builds(adjustments.Untap, name),
+        st.builds(adjustments.Destroy, name),
+        st.builds(adjustments.DrawCards, seat, st.integers(1, 60)),
     )
 
 
@@ -100,7 +90,9 @@ def _adjustable(
     return rules, states, names
 
 
-def _checked_in_turn(rules: AdjustmentRules[Any], state: Any, changes: Iterable[Change]) -> None:
+def _checked_in_turn(
+    rules: AdjustmentRules[Any], state: Any, changes: Iterable[adjustments.Change]
+) -> None:
     """Each change checked, then applied, until one is refused: every check answers a
     verdict, and a refusal names a clause and a reason (no internal error text)."""
     for change in changes:
@@ -165,7 +157,7 @@ def test_adjustment_text_is_read_or_refused_and_then_checked(
     @given(st.sampled_from(states), st.lists(word, min_size=1, max_size=6).map(" ".join))
     def run(state: Any, text: str) -> None:
         try:
-            parsed = parse_adjustment(text)
+            parsed = adjustments.parse_adjustment(text)
         except AdjustmentSyntaxError:
             return
         _checked_in_turn(rules, state, parsed)

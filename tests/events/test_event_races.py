@@ -89,6 +89,7 @@ def test_a_keyed_write_decided_again_keeps_its_key_and_a_versioned_one_is_stale(
     with its key (its retry is then refused as repeated, nothing stored twice); a write
     naming the version it saw (If-Match) is not decided again: the event moved past it."""
     from service.errors import ConcurrentWriteError, RepeatedWriteError, StaleVersionError
+    from service.pipeline import with_terms
 
     db = tmp_path / "e.db"
     event, tables = paired(db)
@@ -96,15 +97,15 @@ def test_a_keyed_write_decided_again_keeps_its_key_and_a_versioned_one_is_stale(
         first.event_info(event)
         slip = f"{tables[1][0]}=2-1-0"
         with overtaken(second, lambda: first.event_result(event, [f"{tables[0][0]}=2-0-0"])):
-            second.event_result(event, [slip], idempotency_key="slip-1")
+            with_terms(second.event_result, idempotency_key="slip-1")(event, [slip])
         with pytest.raises(RepeatedWriteError):
-            second.event_result(event, [slip], idempotency_key="slip-1")
+            with_terms(second.event_result, idempotency_key="slip-1")(event, [slip])
         seen = first.event_info(event).version
         with (
             overtaken(second, lambda: first.event_result(event, [f"{tables[2][0]}=2-0-0"])),
             pytest.raises((StaleVersionError, ConcurrentWriteError)),
         ):
-            second.event_result(event, [f"{tables[3][0]}=2-0-0"], expected_version=seen)
+            with_terms(second.event_result, seen)(event, [f"{tables[3][0]}=2-0-0"])
     with open_service(db) as svc:
         state = svc.event_state(event)
         assert state.result(1, tables[1][0]) is not None

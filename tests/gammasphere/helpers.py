@@ -62,6 +62,22 @@ OTHER_TEXT = """
 """
 OTHER = parse_decklist(OTHER_TEXT)
 
+DRILLMASTER_CARD = """
+[[cards]]
+name = "Drillmaster"
+kind = "character"
+gas = 100
+level = 3
+attack = 800
+defense = 700
+attack_mod = 200
+defense_mod = 100
+text = "On arrival, one own character rises two levels."
+effect = { target = "own character", level = 2 }
+"""
+"""A catalog entry (GS-2): a character whose arrival raises one own character two levels, a
+target that may be the arriving card itself where the table allows it (GS-I.33)."""
+
 
 def decklist(text: str) -> Decklist:
     return parse_decklist(text)

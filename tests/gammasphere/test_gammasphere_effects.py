@@ -8,6 +8,7 @@ from referee.games.gammasphere.position import attack_of, defense_of
 from referee.kit.adjustments import parse_change
 from tests.gammasphere.helpers import (
     DECK,
+    DRILLMASTER_CARD,
     OTHER,
     RULES,
     adjust,
@@ -493,28 +494,22 @@ DRILL = (
 [[cards]]
 name = "Pylon"
 kind = "pylon"
-[[cards]]
-name = "Drillmaster"
-kind = "character"
-gas = 100
-level = 3
-attack = 800
-defense = 700
-attack_mod = 200
-text = "On arrival, one own character rises two levels."
-effect = { target = "own character", level = 2 }
 """
+    + DRILLMASTER_CARD
     + DUELIST_CARD
 )
 
 
 def test_gs_i_33_an_arriving_character_does_not_aim_at_itself_by_default() -> None:
     """GS-I.33 (self_target=no): the target is among the cards on the field when the entry
-    is made; naming the number the arriving character takes is refused in plain words."""
+    is made; naming the number the arriving character takes is refused in plain words, under
+    GS-1.3 (that number is not on the field), as games recorded before GS-I.33 were."""
     state = started(options={"catalog": DRILL})
     number = state.next_id
-    reason = assert_illegal(state, f"play Drillmaster on #{number}", "GS-I.33", "never at itself")
+    reason = assert_illegal(state, f"play Drillmaster on #{number}", "GS-1.3", "never at itself")
     assert f"#{number} is the number Drillmaster would take" in reason
+    assert "GS-I.33" in reason
+    assert_illegal(state, f"play Duelist on #{number}", "GS-1.3", "not a card on the field")
     state = play(state, "play Drillmaster")  # nothing else to aim at (GS-I.32)
     assert entity(state, number).level == 3
 

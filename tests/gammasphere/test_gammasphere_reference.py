@@ -25,12 +25,20 @@ from referee.games.gammasphere import GammasphereAction, GammasphereState, model
 from referee.games.gammasphere.catalog import Catalog, example_catalog, parse_catalog
 from referee.games.gammasphere.position import START_POWER, attack_of, defense_of, finished
 from referee.kit.decks import parse_decklist
-from tests.gammasphere.helpers import FIXTURES, RULES, new_game, put, resources_of
+from tests.gammasphere.helpers import (
+    DRILLMASTER_CARD,
+    FIXTURES,
+    RULES,
+    new_game,
+    put,
+    resources_of,
+)
 from tests.gammasphere.reference import Ref, RefField, Refused
 
 SEATS = ("p1", "p2")
 FIXTURE_TEXT = (FIXTURES / "fixture-cards.toml").read_text(encoding="utf-8")
-EDGE_TEXT = """
+EDGE_TEXT = (
+    """
 title = "Edge cards (invented for the differential test)"
 [[cards]]
 name = "Pylon"
@@ -125,18 +133,9 @@ kind = "event"
 gas = 100
 text = "The opponent loses 2000 power; its player draws two; one character is destroyed."
 effect = { opponent_power = -2000, draw = 2, target = "character", destroy = true }
-[[cards]]
-name = "Drillmaster"
-kind = "character"
-gas = 100
-level = 3
-attack = 800
-defense = 700
-attack_mod = 200
-defense_mod = 100
-text = "On arrival, one own character rises two levels."
-effect = { target = "own character", level = 2 }
-[[cards]]
+"""
+    + DRILLMASTER_CARD
+    + """[[cards]]
 name = "Martyr"
 kind = "character"
 gas = 100
@@ -146,6 +145,7 @@ defense = 600
 text = "On arrival, one character, any side, is destroyed."
 effect = { target = "character", destroy = true }
 """
+)
 CATALOGS = {
     "example": example_catalog(),
     "fixture": parse_catalog(FIXTURE_TEXT),
@@ -218,21 +218,9 @@ def near_miss(rng: random.Random, state: GammasphereState) -> GammasphereAction:
     return model.End()
 
 
-VARIANTS = {
-    "first_draw": ("yes", "no"),
-    "empty_deck": ("skip", "lose"),
-    "attack_taps": ("yes", "no"),
-    "attack_tie": ("both", "neither"),
-    "defender_loses": ("no", "yes"),
-    "direct_attack": ("no", "yes"),
-    "building_weapons": ("marked", "any"),
-    "hand_limit": ("every", "own"),
-    "switch_limit": ("any", "once"),
-    "first_turn_attack": ("yes", "no"),
-    "no_target": ("play", "refuse"),
-    "weapon_carriers": ("own", "any"),
-    "self_target": ("no", "yes"),
-}
+VARIANTS = {o.key: o.choices for o in RULES.variant_options if o.key != "deck_limits"}
+"""Every switch of the table the engine offers and the model follows, with its choices; not
+``deck_limits``, which would refuse the random decks."""
 
 
 def universe(state: GammasphereState) -> list[GammasphereAction]:

@@ -9,7 +9,7 @@ import msgspec
 
 from referee.games.prismata import PrismataState
 from referee.games.prismata.catalog import Res
-from tests.prismata.helpers import act, reason, refused, scenario
+from tests.prismata.helpers import RULES, act, reason, refused, scenario
 
 
 def test_PM_I_7_damage_taken_back_in_full_lets_a_click_be_undone() -> None:
@@ -25,6 +25,19 @@ def test_PM_I_7_damage_taken_back_in_full_lets_a_click_be_undone() -> None:
     s = act(s, "undo #1")
     assert s.phase == "action"
     assert s.res[0] == Res(attack=4)
+
+
+def test_PM_I_23_breach_tally_entries_keeps_the_count_before_it() -> None:
+    """PM-I.23, variant breach_tally=entries (what a game recorded before the switch plays):
+    every breach entry counts and taking a unit's damage back uncounts one, so after the
+    fragile Gauss Cannon is breached twice and taken back, the click stands (PM-5.8)."""
+    s = scenario(["Drone"], ["Gauss Cannon", "Tarsier"], res1=Res(attack=4), breach_tally="entries")
+    s = act(s, "click #1", "end", "breach #3", "breach #2", "unbreach #3", "breach #2")
+    s = act(s, "unbreach #2")
+    assert (s.overrun, s.units[2].health, s.res[0].attack) == (1, 5, 4)
+    verdict = RULES.check(s, RULES.parse("undo #1"))
+    assert [v.clause for v in verdict.violations] == ["PM-5.8"]
+    assert "undo #1" not in {RULES.notation(a) for a in RULES.legal_actions(s)}
 
 
 def test_PM_7_1_attack_equal_to_the_defense_overruns_it() -> None:

@@ -17,5 +17,15 @@ def test_rulebook_has_its_sections_and_variants() -> None:
     check_variants_name_interpretations(
         "prismata",
         RULES,
-        {"supply", "doomed", "wipeout", "overkill", "lifespan", "breach", "health_cost", "made"},
+        {
+            "supply",
+            "doomed",
+            "wipeout",
+            "overkill",
+            "lifespan",
+            "breach",
+            "health_cost",
+            "made",
+            "breach_tally",
+        },
     )

@@ -158,3 +158,59 @@ def table(players: int = 3, variants: dict[str, str] | None = None, **p1: object
 
 def player(state: PrismaticState, seat: str) -> SeatState:
     return state.player(seat)
+
+
+def pass_round(state: PrismaticState, draws: dict[str, str] | None = None) -> PrismaticState:
+    """Everyone draws (R R G G B unless given), commits nothing and passes in turn."""
+    seats = state.active
+    for seat in seats:
+        state = act(state, f"{seat}: draw {(draws or {}).get(seat, 'R R G G B')}")
+    for seat in seats:
+        state = act(state, f"{seat}: pass")
+    for seat in state.order:
+        state = act(state, f"{seat}: pass")
+    return state
+
+
+def auction_table(opening_forgo: str = "no_bid", **prisms: int) -> PrismaticState:
+    """Three players, p2 holding the token, each with the prisms given, at the auction that
+    ends round 1 (everyone drew R R G G B, committed nothing and passed); ``opening_forgo``
+    is PX-I.32's switch."""
+    state = started(3, starter="p2", starter_token="auction", opening_forgo=opening_forgo)
+    for seat, n in prisms.items():
+        state = edit(state, seat, prisms=n)
+    state = pass_round(state)
+    assert state.step == "auction"
+    return state
+
+
+def scored(**players: dict[str, object]) -> PrismaticState:
+    """After setup, one player a keyword, each seat's fields set as ``edit`` sets them."""
+    state = started(len(players))
+    for seat, fields in players.items():
+        state = edit(state, seat, **fields)
+    return state
+
+
+THREE = {
+    "p1": {
+        "bag": "R R G B W P",
+        "incoming": "R",
+        "palette": "G G",
+        "palette_prisms": 1,
+        "prisms": 6,
+        "creation": ["Ember Spark", "Sunset Sky", "Glass Kiln"],
+        "progress": ["Noon Blaze"],
+        "reached": 2,
+    },
+    "p2": {
+        "bag": "R R G G B B W P P",
+        "prisms": 3,
+        "creation": ["Verdant Drop", "Cobalt Tear", "Starfield"],
+        "progress": [],
+        "reached": 1,
+    },
+    "p3": {"bag": "R G B K", "prisms": 8, "creation": ["Dye Vat", "Lens Grinder"], "progress": []},
+}
+"""Three players' positions at the end of a game, charted by hand in the end tests (PX-12):
+motes 9, 9 and 4, card stars 4, 4 and 3, p2 first to the goal."""

@@ -736,6 +736,8 @@ class Ref:
         if me.seat not in self.asked or me.seat in self.sealed:
             raise Illegal("not bidding now")
         if isinstance(a, m.Forgo):  # dropping out; "all players forgo" keeps the token
+            if self.floor < 0 and self.variant("opening_forgo", "no_bid") == "refuse":
+                raise Illegal("only a tied bidder forgoes")  # PX-I.32's older reading
             amount = -1
         else:
             if a.amount > me.prisms or a.amount < max(0, self.floor + 1):

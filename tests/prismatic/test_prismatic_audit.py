@@ -12,8 +12,10 @@ from tests.prismatic.helpers import (
     RULES,
     act,
     assert_illegal,
+    auction_table,
     edit,
     ms,
+    pass_round,
     play,
     player,
     started,
@@ -21,22 +23,6 @@ from tests.prismatic.helpers import (
 )
 
 PULL = ("Indigo Pulse", "K", 0)  # ability K -> pull
-
-
-def auction_table(**prisms: int) -> PrismaticState:
-    """Three players, p2 holding the token, each with the prisms given, at the auction that
-    ends round 1 (everyone drew R R G G B, committed nothing and passed)."""
-    state = started(3, starter="p2", starter_token="auction")
-    for seat, n in prisms.items():
-        state = edit(state, seat, prisms=n)
-    for seat in state.active:
-        state = act(state, f"{seat}: draw R R G G B")
-    for seat in state.active:
-        state = act(state, f"{seat}: pass")
-    for seat in state.order:
-        state = act(state, f"{seat}: pass")
-    assert state.step == "auction"
-    return state
 
 
 def test_px_7_3_px_i_3_a_board_mote_is_in_the_bag_at_once() -> None:
@@ -95,6 +81,19 @@ def test_px_14_4_px_i_9_forgoing_the_first_round_is_making_no_bid() -> None:
     assert (state.starter, player(state, "p2").prisms) == ("p2", 1)
 
 
+def test_px_i_32_opening_forgo_refuse_keeps_the_reading_before_it() -> None:
+    """Variant opening_forgo=refuse (what a game recorded before PX-I.32 plays): only a tied
+    bidder forgoes, so a first-round forgo is refused under PX-I.9 and not listed; once bids
+    tie, forgo is a tied bidder's way out as before."""
+    state = auction_table("refuse", p1=3, p2=2, p3=5)
+    assert_illegal(state, "p1: forgo", "PX-I.9", "bid 0")
+    assert all(RULES.notation(a) != "forgo" for a in RULES.legal_actions(state, "p1"))
+    state = play(state, ["p1: bid 2", "p2: bid 1", "p3: bid 2"])
+    assert "forgo" in {RULES.notation(a) for a in RULES.legal_actions(state, "p1")}
+    state = play(state, ["p1: forgo", "p3: forgo"])
+    assert (state.starter, state.step) == ("p2", "draw")
+
+
 def test_px_14_1_px_14_2_a_refused_sealed_bid_reads_alike_for_the_others() -> None:
     """A tied bidder's bid that does not raise is refused (PX-14.2); the reason, which tells
     what the sealed bid was, is for its seat and the referee: the others read that a sealed
@@ -124,15 +123,10 @@ def _spent(goal: int, p1_progress: tuple[str, ...] = ()) -> PrismaticState:
 
 
 def _pass_round(state: PrismaticState) -> PrismaticState:
-    for seat in state.active:
-        bag = player(state, seat).bag
-        shown = " ".join(list(bag)[:5]) if bag else "none"
-        state = act(state, f"{seat}: draw {shown}")
-    for seat in state.active:
-        state = act(state, f"{seat}: pass")
-    for seat in state.order:
-        state = act(state, f"{seat}: pass")
-    return state
+    """``pass_round``, each seat drawing the first five motes of its bag (none from an empty
+    bag)."""
+    draws = {seat: " ".join(list(player(state, seat).bag)[:5]) for seat in state.active}
+    return pass_round(state, {seat: shown or "none" for seat, shown in draws.items()})
 
 
 def test_px_i_30_an_unreachable_goal_triggers_the_end() -> None:

@@ -11,28 +11,20 @@ from referee.games.prismatic.model import PrismaticState
 from referee.games.prismatic.scoring import chart, standing
 from tests.prismatic.helpers import (
     RULES,
+    THREE,
     act,
     assert_illegal,
+    auction_table,
     edit,
     ms,
+    pass_round,
     play,
     player,
     resolving,
+    scored,
     started,
     table,
 )
-
-
-def pass_round(state: PrismaticState, draws: dict[str, str] | None = None) -> PrismaticState:
-    """Everyone draws (R R G G B unless given), commits nothing and passes in turn."""
-    seats = state.active
-    for seat in seats:
-        state = act(state, f"{seat}: draw {(draws or {}).get(seat, 'R R G G B')}")
-    for seat in seats:
-        state = act(state, f"{seat}: pass")
-    for seat in state.order:
-        state = act(state, f"{seat}: pass")
-    return state
 
 
 def test_px_11_1_the_starter_refills_the_commons_one_card_each() -> None:
@@ -110,37 +102,8 @@ def test_px_i_15_no_refill_after_the_final_round() -> None:
     assert len(state.commons) == 2
 
 
-def scored(**players: dict[str, object]) -> PrismaticState:
-    state = started(len(players))
-    for seat, fields in players.items():
-        state = edit(state, seat, **fields)
-    return state
-
-
 def by_seat(state: PrismaticState) -> dict[str, dict[str, int]]:
     return {line.seat: dict(line.items()) | {"total": line.total} for line in chart(state)}
-
-
-THREE = {
-    "p1": {
-        "bag": "R R G B W P",
-        "incoming": "R",
-        "palette": "G G",
-        "palette_prisms": 1,
-        "prisms": 6,
-        "creation": ["Ember Spark", "Sunset Sky", "Glass Kiln"],
-        "progress": ["Noon Blaze"],
-        "reached": 2,
-    },
-    "p2": {
-        "bag": "R R G G B B W P P",
-        "prisms": 3,
-        "creation": ["Verdant Drop", "Cobalt Tear", "Starfield"],
-        "progress": [],
-        "reached": 1,
-    },
-    "p3": {"bag": "R G B K", "prisms": 8, "creation": ["Dye Vat", "Lens Grinder"], "progress": []},
-}
 
 
 def test_px_12_chart_by_hand() -> None:
@@ -313,13 +276,6 @@ def test_px_13_2_every_tied_group_is_judged_in_turn() -> None:
     assert RULES.to_act(state) == {"p3"}
     state = act(state, "p3: colours p4>p3")
     assert RULES.outcome(state).result == "p2>p1>p4>p3"
-
-
-def auction_table(**prisms: int) -> PrismaticState:
-    state = started(3, starter="p2", starter_token="auction")
-    for seat, n in prisms.items():
-        state = edit(state, seat, prisms=n)
-    return pass_round(state)
 
 
 def test_px_14_1_px_14_3_sealed_bids_the_highest_pays() -> None:

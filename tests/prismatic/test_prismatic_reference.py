@@ -268,6 +268,7 @@ def test_px_reference_model_agrees_on_short_games() -> None:
     for seed in range(2):
         differ(seed, 70, 3)
     differ(7, 70, 3, {"starter_token": "auction"}, small=True)
+    differ(7, 70, 3, {"starter_token": "auction", "opening_forgo": "refuse"}, small=True)
 
 
 def test_px_i_29_reference_model_agrees_when_the_supply_runs_out() -> None:
@@ -302,6 +303,7 @@ def test_px_reference_model_agrees_on_whole_games(seed: int) -> None:
             {"progress_removal": "free"},
             {"empty_deck": "reshuffle", "draw_action": "compulsory"},
             {"starter_token": "auction"},
+            {"starter_token": "auction", "opening_forgo": "refuse"},
             {"components": "proxy"},
         ]
     ),

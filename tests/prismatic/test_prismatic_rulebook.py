@@ -36,6 +36,7 @@ def test_rulebook_has_its_sections_interpretations_and_variants() -> None:
             "progress_removal",
             "components",
             "goal_reach",
+            "opening_forgo",
         },
     )
     for option in PrismaticRules.variant_options:

@@ -10,17 +10,19 @@ import pytest
 from referee.kit.adjustments import parse_adjustment
 from tests.prismatic.helpers import (
     RULES,
+    THREE,
     act,
+    auction_table,
     edit,
     ms,
     play,
     player,
     resolving,
+    scored,
     started,
     started_with,
     verdict,
 )
-from tests.prismatic.test_prismatic_end import THREE, auction_table, scored
 
 VIEWERS = ("referee", "public", "p1", "p2", "p3")
 

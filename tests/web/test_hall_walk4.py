@@ -6,6 +6,7 @@ a rule broken by a pending entry is shown with its clause and stays in view."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,41 +33,59 @@ def _prizmik(store: str, table: str = "1") -> str:
     return out.strip().splitlines()[-1]
 
 
-def _table_pages(
-    server: Hall, chromium: Any, token: str, store: str, devices: int = 1
-) -> tuple[str, list[Any]]:
-    """A PRIZMIK game at table 1 and its table page open on ``devices`` browsers, loaded
-    while the hall's server answers (the server is left running)."""
-    game = _prizmik(store)
-    server.start()
-    return game, [_page(chromium, server.base, token, game) for _ in range(devices)]
+@dataclass(frozen=True)
+class Walk:
+    """What a walk through an outage holds: the hall's server (stopped and started by the
+    test), its store, the head referee's token and the browser."""
+
+    hall: Hall
+    store: str
+    token: str
+    chromium: Any
+
+    def table_pages(self, devices: int = 1) -> tuple[str, list[Any]]:
+        """A PRIZMIK game at table 1 and its table page open on ``devices`` browsers,
+        loaded while the hall's server answers (the server is left running)."""
+        game = _prizmik(self.store)
+        self.hall.start()
+        return game, [
+            _page(self.chromium, self.hall.base, self.token, game) for _ in range(devices)
+        ]
 
 
-def test_a_pending_entry_the_server_rejects_is_shown_with_its_clause_and_kept_in_view(
+@pytest.fixture
+def walk(
     hall: Hall,  # noqa: F811 - test_offline's fixture
     store: str,
     tokens: Tokens,
     browser: Any,  # noqa: F811 - test_pages' fixture
     monkeypatch: pytest.MonkeyPatch,
+) -> Walk:
+    """The walk, run from the project's root (where the server finds its pages)."""
+    monkeypatch.chdir(ROOT)
+    return Walk(hall, store, tokens["head"], browser)
+
+
+def test_a_pending_entry_the_server_rejects_is_shown_with_its_clause_and_kept_in_view(
+    walk: Walk,
 ) -> None:
     """Two entries taken offline: e1>e2 (red, legal) then e2>e1 by red again, out of turn
     (PZ-1.4). Back online, both are sent in order with their keys; the server stores the
     first and keeps the second as evidence (rejected). The page must not report both as
     "judged and stored": the rejected one stays listed with its clause."""
-    monkeypatch.chdir(ROOT)
-    game, (page,) = _table_pages(hall, browser, tokens["head"], store)
-    hall.stop()
+    game, (page,) = walk.table_pages()
+    walk.hall.stop()
     _page_offline(page, "e1>e2", 1)
     _page_offline(page, "e2>e1", 2)
     assert page.locator("#outbox .pending").all_inner_texts() == [
         "e1>e2 — pending, not yet judged",
         "e2>e1 — pending, not yet judged",
     ]
-    hall.start()  # the network returns: the page sends its outbox by itself
+    walk.hall.start()  # the network returns: the page sends its outbox by itself
     page.wait_for_function(
         "document.querySelectorAll('#outbox .pending').length === 0", timeout=60_000
     )
-    with open_service(store) as svc:
+    with open_service(walk.store) as svc:
         view = svc.load(game)
         assert [e.notation for e in view.standing] == ["e1>e2"]
         rejected = [e for e in view.events if isinstance(e, ActionRejected)]
@@ -84,22 +103,17 @@ def test_a_pending_entry_the_server_rejects_is_shown_with_its_clause_and_kept_in
 
 
 def test_two_devices_entering_on_one_table_offline_one_merged_one_branch_nothing_overwritten(
-    hall: Hall,  # noqa: F811 - test_offline's fixture
-    store: str,
-    tokens: Tokens,
-    browser: Any,  # noqa: F811 - test_pages' fixture
-    monkeypatch: pytest.MonkeyPatch,
+    walk: Walk,
 ) -> None:
     """The table's laptop and the head referee's tablet both record on table 1 while the
     server is down, each a different move for red. Back online, one batch is stored and
     the other is kept whole as a branch in the queue (REF-9.5): the device that lost is
     told, and neither move is overwritten."""
-    monkeypatch.chdir(ROOT)
-    game, (laptop, tablet) = _table_pages(hall, browser, tokens["head"], store, devices=2)
-    hall.stop()
+    game, (laptop, tablet) = walk.table_pages(devices=2)
+    walk.hall.stop()
     _page_offline(laptop, "e1>e2", 1)
     _page_offline(tablet, "e1>f1", 1)
-    hall.start()
+    walk.hall.start()
     for page in (laptop, tablet):
         page.wait_for_function(
             "document.querySelectorAll('#outbox .pending').length === 0", timeout=60_000
@@ -108,7 +122,7 @@ def test_two_devices_entering_on_one_table_offline_one_merged_one_branch_nothing
     said |= {laptop.inner_text("#outbox"), tablet.inner_text("#outbox")}
     assert any("judged and stored" in s or s.startswith("recorded e1>") for s in said), said
     assert any("branches disagree" in s and "REF-9.5" in s for s in said), said
-    with open_service(store) as svc:
+    with open_service(walk.store) as svc:
         view = svc.load(game)
         stored = [e.notation for e in view.standing]
         conflicts = svc.queue().conflicts
@@ -129,19 +143,14 @@ def test_two_devices_entering_on_one_table_offline_one_merged_one_branch_nothing
 @pytest.mark.parametrize("text", ["e1>e2", "e8>e7"])  # legal; blue out of turn (rejected)
 def test_an_entry_whose_answer_was_lost_is_stored_once_and_raises_no_false_branch(
     text: str,
-    hall: Hall,  # noqa: F811 - test_offline's fixture
-    store: str,
-    tokens: Tokens,
-    browser: Any,  # noqa: F811 - test_pages' fixture
-    monkeypatch: pytest.MonkeyPatch,
+    walk: Walk,
 ) -> None:
     """The hall's Wi-Fi drops just as the judge presses Enter: the server stores e1>e2 but
     its answer never reaches the page (the connection is reset). The page cannot tell this
     from an unreachable server and keeps the entry pending; when it sends it, the server
     must see the same entry (its key), not a second line of play: the move is stored once
     and no "Branches disagree" item reaches the head referee's queue (REF-9.4, REF-9.5)."""
-    monkeypatch.chdir(ROOT)
-    game, (page,) = _table_pages(hall, browser, tokens["head"], store)
+    game, (page,) = walk.table_pages()
     lost: list[str] = []
 
     def answer_lost(route: Any) -> None:
@@ -160,7 +169,7 @@ def test_an_entry_whose_answer_was_lost_is_stored_once_and_raises_no_false_branc
         "document.querySelectorAll('#outbox .pending').length === 0", timeout=60_000
     )
     assert lost
-    with open_service(store) as svc:
+    with open_service(walk.store) as svc:
         view = svc.load(game)
         rejected = [e for e in view.events if isinstance(e, ActionRejected)]
         if text == "e1>e2":
@@ -177,19 +186,14 @@ def test_an_entry_whose_answer_was_lost_is_stored_once_and_raises_no_false_branc
 
 
 def test_a_batch_refused_as_a_whole_is_held_with_why_until_sent_again(
-    hall: Hall,  # noqa: F811 - test_offline's fixture
-    store: str,
-    tokens: Tokens,
-    browser: Any,  # noqa: F811 - test_pages' fixture
-    monkeypatch: pytest.MonkeyPatch,
+    walk: Walk,
 ) -> None:
     """REF-9.4: the outbox's batch refused as a whole (here 403, as for a token that lost
     its right while the hall was cut off) is held in the outbox with the refusal, and not
     sent again every two seconds over the judge's messages; "send again" sends it, and the
     entries, kept all along, are judged and stored."""
-    monkeypatch.chdir(ROOT)
-    game, (page,) = _table_pages(hall, browser, tokens["head"], store)
-    hall.stop()
+    game, (page,) = walk.table_pages()
+    walk.hall.stop()
     _page_offline(page, "e1>e2", 1)
     refused: list[str] = []
 
@@ -202,7 +206,7 @@ def test_a_batch_refused_as_a_whole_is_held_with_why_until_sent_again(
         )
 
     page.route("**/offline", forbid)
-    hall.start()
+    walk.hall.start()
     page.wait_for_selector("#outbox-held", timeout=60_000)
     held = page.inner_text("#outbox-held")
     assert "the token may not record here" in held, held
@@ -216,6 +220,6 @@ def test_a_batch_refused_as_a_whole_is_held_with_why_until_sent_again(
     )
     assert len(refused) == sent  # the held batch went out only when sent again
     assert page.locator("#outbox-held").count() == 0
-    with open_service(store) as svc:
+    with open_service(walk.store) as svc:
         assert [e.notation for e in svc.load(game).standing] == ["e1>e2"]
     assert page.errors == []

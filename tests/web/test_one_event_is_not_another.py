@@ -303,58 +303,29 @@ def _unpaired_table(items: list[dict[str, Any]]) -> None:
     _report(items)["table"] = 9
 
 
-@pytest.mark.parametrize(
-    ("forge", "clause"),
-    [
-        (_three_zero, "EV-3"),
-        (_negative, "EV-3.1"),
-        (_twice_reported, "EV-3.6"),
-        (_registered_twice, "EV-2.2"),
-        (_unpaired_table, "EV-3.5"),
-    ],
-)
-def test_an_imported_event_record_is_judged_by_the_live_decisions(
-    client: TestClient[Litestar],
-    tokens: Tokens,
-    store: str,
-    forge: Callable[..., None],
-    clause: str,
-) -> None:
-    """A re-hashed record that a live command would refuse is refused on import with the
-    clause, nothing of it stored, and ``GET /events`` and the event list still answer."""
-    event = api_event(client, tokens["head"], ["Ann", "Ben"], name="Cup", rounds=3)
-    honest, err = _played_and_exported(client, tokens["head"], store, event)
+def _cup(client: TestClient[Litestar], head: str, store: str) -> tuple[str, str]:
+    """Ann and Ben's cup, round 1 reported, and its record as exported."""
+    event = api_event(client, head, ["Ann", "Ben"], name="Cup", rounds=3)
+    honest, err = _played_and_exported(client, head, store, event)
     assert honest.startswith('{"format"'), err
-    _forged_refused_honest_imported(client, tokens, honest, event, forge, clause, "1")
+    return event, honest
 
 
-def _forged_refused_honest_imported(
-    client: TestClient[Litestar],
-    tokens: Tokens,
-    honest: str,
-    event: str,
-    forge: Callable[..., None],
-    clause: str,
-    suffix: str,
-) -> None:
-    """The record of ``event`` forged by ``forge`` is refused on import with ``clause``,
-    nothing of it stored (``ev-forgedSUFFIX``), the event list still answers, and the honest
-    record under a new id (``ev-honestSUFFIX``) is judged intact."""
-    head = auth(tokens["head"])
-    forged = _forged(honest.replace(event, f"ev-forged{suffix}"), forge)
-    answer = client.post("/api/imports", content=forged.encode(), headers=head)
-    assert answer.status_code == 200, answer.text
-    (outcome,) = answer.json()
-    assert outcome["status"] == "refused", outcome
-    assert clause in outcome["detail"], outcome["detail"]
-    assert client.get(f"/api/events/ev-forged{suffix}", headers=head).status_code == 404
-    assert client.get("/events", headers=head, follow_redirects=False).status_code in (200, 303)
-    # under a new id its tables' games must be other games too: this store holds the
-    # original's games for the original event (one event is not another)
-    renamed = re.sub(r"\b(prizmik-[a-z0-9]+)", r"\1x", honest.replace(event, f"ev-honest{suffix}"))
-    intact = _forged(renamed, lambda items: None)
-    again = client.post("/api/imports", content=intact.encode(), headers=head)
-    assert again.json()[0]["status"] == "imported", again.text
+def _cup_with_fixes(client: TestClient[Litestar], head: str, store: str) -> tuple[str, str]:
+    """An event with the fixes of issue 29 in its record (a drop, an undrop and a change of
+    the number of rounds, EV-2.7, EV-5.13), round 1 reported, and its record as exported."""
+    event = api_event(client, head, ["Ann", "Ben", "Cal"], name="Fixes", rounds=3)
+    for args in (
+        ("drop", event, "Cal", "--reason", "left early"),
+        ("undrop", event, "Cal", "--reason", "came back"),
+        ("change", event, "--rounds", "2", "--reason", "short of time"),
+    ):
+        code, _, err = _cli("--db", store, "event", *args)
+        assert code == 0, err
+    honest, _ = _played_and_exported(client, head, store, event)
+    kinds = [json.loads(line)["kind"] for line in honest.splitlines()[1:]]
+    assert {"player-undropped", "settings-changed"} <= set(kinds)
+    return event, honest
 
 
 def _fact_item(beside: dict[str, Any], kind: str, fact: str, **fields: Any) -> dict[str, Any]:
@@ -380,32 +351,47 @@ def _undropped_never_dropped(items: list[dict[str, Any]]) -> None:
 
 
 @pytest.mark.parametrize(
-    ("forge", "clause"),
-    [(_undone_after_a_result, "EV-5.13"), (_undropped_never_dropped, "EV-2.7")],
+    ("record", "forge", "clause"),
+    [
+        (_cup, _three_zero, "EV-3"),
+        (_cup, _negative, "EV-3.1"),
+        (_cup, _twice_reported, "EV-3.6"),
+        (_cup, _registered_twice, "EV-2.2"),
+        (_cup, _unpaired_table, "EV-3.5"),
+        (_cup_with_fixes, _undone_after_a_result, "EV-5.13"),
+        (_cup_with_fixes, _undropped_never_dropped, "EV-2.7"),
+    ],
 )
-def test_an_imported_fix_is_judged_by_the_live_fixing_decisions(
+def test_an_imported_event_record_is_judged_by_the_live_decisions(
     client: TestClient[Litestar],
     tokens: Tokens,
     store: str,
+    record: Callable[..., tuple[str, str]],
     forge: Callable[..., None],
     clause: str,
 ) -> None:
-    """The fixes of issue 29 in a record are judged as the live commands judge them: a round
-    undone after a result (EV-5.13) or a player undropped who never dropped (EV-2.7) is
-    refused with the clause; an honest record with a drop, an undrop and a change of the
-    number of rounds imports intact."""
-    event = api_event(client, tokens["head"], ["Ann", "Ben", "Cal"], name="Fixes", rounds=3)
-    for args in (
-        ("drop", event, "Cal", "--reason", "left early"),
-        ("undrop", event, "Cal", "--reason", "came back"),
-        ("change", event, "--rounds", "2", "--reason", "short of time"),
-    ):
-        code, _, err = _cli("--db", store, "event", *args)
-        assert code == 0, err
-    honest, _ = _played_and_exported(client, tokens["head"], store, event)
-    kinds = [json.loads(line)["kind"] for line in honest.splitlines()[1:]]
-    assert {"player-undropped", "settings-changed"} <= set(kinds)
-    _forged_refused_honest_imported(client, tokens, honest, event, forge, clause, "2")
+    """A re-hashed record that a live command would refuse is refused on import with the
+    clause, nothing of it stored, and ``GET /events`` and the event list still answer; the
+    honest record under a new id is judged intact. The fixes of issue 29 are judged as the
+    live commands judge them: a round undone after a result (EV-5.13) or a player undropped
+    who never dropped (EV-2.7) is refused, a record with a drop, an undrop and a change of
+    the number of rounds imports intact."""
+    head = auth(tokens["head"])
+    event, honest = record(client, tokens["head"], store)
+    forged = _forged(honest.replace(event, "ev-forged"), forge)
+    answer = client.post("/api/imports", content=forged.encode(), headers=head)
+    assert answer.status_code == 200, answer.text
+    (outcome,) = answer.json()
+    assert outcome["status"] == "refused", outcome
+    assert clause in outcome["detail"], outcome["detail"]
+    assert client.get("/api/events/ev-forged", headers=head).status_code == 404
+    assert client.get("/events", headers=head, follow_redirects=False).status_code in (200, 303)
+    # under a new id its tables' games must be other games too: this store holds the
+    # original's games for the original event (one event is not another)
+    renamed = re.sub(r"\b(prizmik-[a-z0-9]+)", r"\1x", honest.replace(event, "ev-honest"))
+    intact = _forged(renamed, lambda items: None)
+    again = client.post("/api/imports", content=intact.encode(), headers=head)
+    assert again.json()[0]["status"] == "imported", again.text
 
 
 # -- 4. the wrong-token limit protects without locking out ------------------------------

@@ -95,7 +95,9 @@ VARIANTS = (
         clause="CR-I.28",
         summary="A surviving defending Servant may strike back whatever the distance to its "
         "attacker (any, the default), or only when the attacker is within the defender's own "
-        "range (in_range).",
+        "range (in_range, the rule before CR-I.28 was made: games recorded before the switch "
+        "was offered keep it).",
+        absent="in_range",
     ),
     VariantOption(
         key="counter_fatigue",

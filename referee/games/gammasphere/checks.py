@@ -214,19 +214,22 @@ def _check_effect_target(
 def _check_self_target(
     state: GammasphereState, seat: int, card: Card, effect: Effect, wanted: str
 ) -> Verdict:
-    """GS-I.33: an arriving character naming itself, by the number it is about to take."""
+    """GS-I.33: an arriving character naming itself, by the number it is about to take.
+    By default (self_target=no) that number is not on the field when the entry is made, so
+    the entry breaks GS-1.3, the clause games recorded before GS-I.33 were refused under."""
     number = state.next_id
+    if state.table.self_target != "yes":
+        return Verdict.illegal(
+            "GS-1.3",
+            f"#{number} is the number {card.name} would take as it enters, not a card on the "
+            f"field; its arrival effect aims at {wanted} already there, never at itself "
+            "(self_target=no, GS-I.33)",
+        )
     if effect.target == "opposing character":
         return Verdict.illegal(
             "GS-9.1",
             f"{card.name} targets an opposing character; #{number} is the number it takes "
             f"itself as it enters on {SEATS[seat]}'s side",
-        )
-    if state.table.self_target != "yes":
-        return Verdict.illegal(
-            "GS-I.33",
-            f"#{number} is the number {card.name} would take as it enters; its arrival effect "
-            f"aims at {wanted} already on the field, never at itself (self_target=no)",
         )
     return LEGAL
 

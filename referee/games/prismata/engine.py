@@ -466,9 +466,10 @@ def _apply_block(w: Work, action: model.Block, seat: int) -> None:
 def _apply_breach(w: Work, action: model.Breach, seat: int) -> None:
     # ``overrun`` counts units damaged (PM-I.7); a fragile unit hit again is counted once,
     # so taking its damage back (which undoes every hit at once) leaves the count right
-    first = w.units[action.unit].hit == 0
+    # (PM-I.23; breach_tally=entries counts every entry, as games recorded before it did)
+    counted = w.units[action.unit].hit == 0 or w.state.table.breach_tally == "entries"
     w.damage(action.unit, seat, "breached")
-    if first:
+    if counted:
         w.overrun += 1
 
 

@@ -86,6 +86,7 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
     breach: str = "reach"
     health_cost: str = "may_die"
     made: str = "construct"
+    breach_tally: str = "units"
 
 
 class Result(msgspec.Struct, frozen=True, kw_only=True):

@@ -100,6 +100,17 @@ VARIANTS = (
         "(default, the unit data and the reference engine) or exhausted for it like every other "
         "made unit (the comprehensive rules' words).",
     ),
+    VariantOption(
+        key="breach_tally",
+        default="units",
+        choices=("units", "entries"),
+        clause="PM-I.23",
+        summary="What the breach counts as damage dealt, after which clicks stand (PM-I.7): each "
+        "unit damaged, once however often it is hit (units, the default); or each breach entry, "
+        "taking a unit's damage back uncounting one (entries, the count before PM-I.23: games "
+        "recorded before the switch keep it).",
+        absent="entries",
+    ),
 )
 
 
@@ -240,6 +251,7 @@ class PrismataRules(ModularRules[PrismataState, PrismataAction]):
             breach=variants["breach"],
             health_cost=variants["health_cost"],
             made=variants["made"],
+            breach_tally=variants["breach_tally"],
         )
         randoms = tuple(setup.options["units"])
         supply_max: dict[str, tuple[int, int]] = {}

@@ -756,7 +756,12 @@ def _forgo(state: PrismaticState, action: model.Forgo, seat: str) -> Verdict:
     auction = state.auction
     if auction is None:
         return _bad("PX-15.4", "no starter-token auction is open")
-    return LEGAL  # a tied bidder drops out; in a first round it makes no bid (PX-14.4, PX-I.9)
+    if auction.floor < 0 and state.table.opening_forgo == "refuse":
+        # PX-I.32, opening_forgo=refuse: PX-I.9 as it read before (games recorded then)
+        return _sealed_refusal(
+            "PX-I.9", "only a tied bidder forgoes; in the first round 'bid 0' makes no bid", seat
+        )
+    return LEGAL  # a tied bidder drops out; in a first round it makes no bid (PX-14.4, PX-I.32)
 
 
 @ENTRY_CHECKS.register(model.Colours)

@@ -254,7 +254,8 @@ def _bids(state: PrismaticState, seat: str, player: SeatState) -> Iterator[Prism
         return
     floor = state.auction.floor
     yield from (model.Bid(n) for n in range(max(floor + 1, 0), player.prisms + 1))
-    yield model.Forgo()  # dropping out, or in a first round no bid (PX-I.9)
+    if floor >= 0 or state.table.opening_forgo == "no_bid":
+        yield model.Forgo()  # dropping out, or in a first round no bid (PX-I.32)
 
 
 def _rankings(state: PrismaticState, seat: str, player: SeatState) -> Iterator[PrismaticAction]:

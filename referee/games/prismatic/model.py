@@ -320,6 +320,7 @@ class Table(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     progress_removal: str = "discard_only"
     components: str = "limited"
     goal_reach: str = "end"
+    opening_forgo: str = "no_bid"
 
 
 class Auction(msgspec.Struct, frozen=True, gc=False, kw_only=True):

@@ -133,6 +133,17 @@ VARIANTS = (
         "before it keep it).",
         absent="play_on",
     ),
+    VariantOption(
+        key="opening_forgo",
+        default="no_bid",
+        choices=("no_bid", "refuse"),
+        clause="PX-I.32",
+        summary="With starter_token=auction, forgo in an auction's first round makes no bid, "
+        "like bid 0 (no_bid, the default: PX-14.4's 'all players forgo'); or only a tied "
+        "bidder forgoes and the first round's forgo is refused (refuse, the rules before: "
+        "games recorded before the switch keep it).",
+        absent="refuse",
+    ),
 )
 
 SETUP_FIELDS = (
