@@ -458,7 +458,7 @@ class _Loaded:
         if self._moved:
             state = self.state
             assert state.settings is not None
-            changes = {key: _match_result(state, key) for key in dict.fromkeys(self._touched)}
+            changes = _match_results(state, dict.fromkeys(self._touched))
             counts = advanced(self._counts, state.settings, state.players.values(), changes)
             if counts is not self._counts:
                 self._counts, self._kept_standings = counts, None
@@ -498,7 +498,7 @@ class _Loaded:
             figures, keys = decode_figures(raw)
             touched = dict.fromkeys(self._touched)
             if keys.isdisjoint(touched):  # no earlier result changed: they need not be read
-                changes = {key: _match_result(state, key) for key in touched}
+                changes = _match_results(state, touched)
                 return tuple(ranked(figures, state.settings, state.players.values(), changes))
         counts = self.kept_counts()
         if counts is None:
@@ -509,7 +509,9 @@ class _Loaded:
         """Each of ``events`` folded in turn (``fold``), except that a run of games linked
         to their tables (a pairing's 5,000) that no write foresaw is folded in one pass
         from the stored events (``fold_stored``: the same state, without a fact, a
-        ``Tournament`` and a path of two maps made per game). A game linked moves no
+        ``Tournament`` and a path of two maps made per game; a snapshot's state whose head
+        holds the tables has them and the games updated in one pass each, ``linked``). A
+        game linked moves no
         standings, names no event and carries no deck; one with an idempotency key is
         folded alone (``fold`` keeps its key)."""
         linked = stored_type(f.GameLinked)
@@ -532,7 +534,11 @@ class _Loaded:
                 self.fold(events[at])
                 at += 1
                 continue
-            self.state = fold_stored(events[at:end], self.state)
+            from projections.event_state import linked as linked_in_head
+
+            run = events[at:end]
+            folded = linked_in_head(self.state, run)  # the head's maps updated in one pass
+            self.state = folded if folded is not None else fold_stored(run, self.state)
             self.version = events[end - 1].originator_version
             self.last_hash = events[end - 1].hash
             at = end
@@ -700,6 +706,27 @@ def _round_keys(state: Tournament, rnd: Round) -> list[TableKey]:
     return keys
 
 
+def _match_results(
+    state: Tournament, keys: Iterable[TableKey]
+) -> dict[TableKey, MatchResult | None]:
+    """``_match_result`` of each of ``keys``: a Swiss table with a slip (a round's 5,000
+    before a pairing) taken from its round and table with one lookup each."""
+    out: dict[TableKey, MatchResult | None] = {}
+    rounds: dict[int, Any] = {}
+    tables = state.tables
+    for key in keys:
+        number, table = key
+        rnd = rounds.get(number)
+        if rnd is None:
+            rnd = rounds[number] = state.rounds.get(number, False)
+        current = tables.get(key) if table >= 0 and rnd and rnd.kind == "swiss" else None
+        if current is not None and type(current.reported) is Score:
+            out[key] = MatchResult(round=number, players=current.players, score=current.reported)
+        else:
+            out[key] = _match_result(state, key)
+    return out
+
+
 def _match_result(state: Tournament, key: TableKey) -> MatchResult | None:
     number, table = key
     rnd = state.rounds.get(number)
@@ -726,19 +753,23 @@ def _match_result(state: Tournament, key: TableKey) -> MatchResult | None:
 def pairing_rows(state: Tournament, number: int) -> list[PairingRow] | None:
     """Round ``number``'s tables then byes (``None``: not paired): what `event pairings`
     shows, and what a posting computed at a past fact shows."""
+    from projections.event_state import round_part
+
     rnd = state.rounds.get(number)
     if rnd is None:
         return None
     rows: list[PairingRow] = []
+    table_of = round_part(state.tables, number).get  # the round's tables: in the head
+    players = state.players
     for pairing in rnd.pairings:
         games: list[str] = []
         if pairing.table is not None:
-            table = state.tables.get((number, pairing.table))
+            table = table_of((number, pairing.table))
             games = list(table.games) if table else []
         rows.append(
             PairingRow(
                 table=pairing.table,
-                players=[state.players[p].name for p in pairing.players],
+                players=[players[p].name for p in pairing.players],
                 bye=pairing.bye,
                 games=games,
             )

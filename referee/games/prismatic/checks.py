@@ -207,7 +207,8 @@ def _draw(state: PrismaticState, action: model.DrawMotes, seat: str) -> Verdict:
     if short:
         return _bad(
             "PX-3.5",
-            f"{where}{seat}'s bag holds {motes_words(bag)}; it cannot give {motes_words(short)}",
+            f"{where}{seat}'s bag holds {motes_words(bag)}; the draw names "
+            f"{motes_words(short)} more than that",
         )
     if shown.total != expected:
         clause = "PX-3.4" if refilled else ("PX-3.2" if bag.total >= 5 else "PX-3.3")
