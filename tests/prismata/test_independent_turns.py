@@ -80,6 +80,20 @@ class Readings:
 
 
 READ = Readings()
+OTHER_TABLES = (
+    Readings(lifespan="built", overkill="undamageable"),
+    Readings(lifespan="always", health_cost="must_survive", breach="exceed"),
+)
+
+
+def variants(read: Readings) -> dict[str, str]:
+    """The table's variant switches for these readings (PM-I.16, PM-I.17, PM-I.18, PM-I.21)."""
+    return {
+        "lifespan": read.lifespan,
+        "overkill": read.overkill,
+        "health_cost": read.health_cost,
+        "breach": read.breach,
+    }
 
 
 # ----------------------------------------------------------------------------- the data
@@ -158,6 +172,7 @@ class Shadow:
     overrun: set[int] = field(default_factory=set)
     standing: set[int] = field(default_factory=set)  # breach damage that stands (PM-I.7)
     bought: dict[int, tuple[tuple[int, ...], dict[int, Any]]] = field(default_factory=dict)
+    read: Readings = READ  # the table's readings where the texts are silent
 
     def new_turn(self, seat: int) -> None:
         """``seat``'s turn starts: its units are ready again (PM-3.2); what was clicked by
@@ -196,7 +211,7 @@ def may_click(state: PrismataState, shadow: Shadow, action: Click) -> bool:
     if d.get("charge") and u.stamina <= 0:
         return False
     cost = int(d.get("HPUsed", 0))
-    if cost > u.health or (READ.health_cost == "must_survive" and cost >= u.health):
+    if cost > u.health or (shadow.read.health_cost == "must_survive" and cost >= u.health):
         return False
     if not covers(res_of(state, seat), amount(d.get("abilityCost", "0"))):
         return False
@@ -283,7 +298,7 @@ def may_block(state: PrismataState, shadow: Shadow, uid: int) -> bool:
     )
 
 
-def may_breach(state: PrismataState, uid: int) -> bool:
+def may_breach(state: PrismataState, uid: int, read: Readings) -> bool:
     """PM-7.2, PM-7.3, PM-I.16."""
     u = state.units.get(uid)
     attack = state.res[state.active].attack
@@ -293,7 +308,7 @@ def may_breach(state: PrismataState, uid: int) -> bool:
         return False
     if u.build:
         others = [v for v in state.units.values() if v.owner == u.owner and not v.build]
-        if READ.overkill == "destroyed":
+        if read.overkill == "destroyed":
             return not others
         return not any(fragile(v.kind) or attack >= v.health for v in others)
     return True
@@ -328,7 +343,7 @@ def may_end(state: PrismataState, shadow: Shadow) -> bool:
     if state.phase == "defense":  # PM-4.1
         return state.res[1 - state.active].attack == 0
     if state.phase == "breach":  # PM-7.4
-        return not any(may_breach(state, uid) for uid in state.units)
+        return not any(may_breach(state, uid, shadow.read) for uid in state.units)
     return True
 
 
@@ -342,7 +357,7 @@ def expected_legal(state: PrismataState, shadow: Shadow, action: PrismataAction)
     if isinstance(action, Block):
         return may_block(state, shadow, action.unit)
     if isinstance(action, Breach):
-        return may_breach(state, action.unit)
+        return may_breach(state, action.unit, shadow.read)
     if isinstance(action, Unbreach):
         return may_unbreach(state, shadow, action.unit)
     if isinstance(action, Strike):
@@ -480,7 +495,7 @@ def check_overrun(before: PrismataState, after: PrismataState, shadow: Shadow) -
     shadow.overrun |= blockers
 
 
-def upkeep(pre: PrismataState, seat: int) -> dict[int, Any]:
+def upkeep(pre: PrismataState, seat: int, read: Readings) -> dict[int, Any]:
     """PM-3.2, PM-I.12, PM-I.17: every unit after the seat's upkeep (dead ones left out)."""
     after: dict[int, Any] = {}
     for uid, u in pre.units.items():
@@ -489,10 +504,10 @@ def upkeep(pre: PrismataState, seat: int) -> dict[int, Any]:
             continue
         d = data(u.kind)
         life, build, exhaust, health, chill = u.lifespan, u.build, u.exhaust, u.health, u.chill
-        if READ.lifespan == "reference":
+        if read.lifespan == "reference":
             ages = build == 0 and exhaust == 0
         else:
-            ages = READ.lifespan == "always" or build == 0
+            ages = read.lifespan == "always" or build == 0
         if life > 0 and ages:
             life -= 1
             if life == 0:
@@ -527,13 +542,13 @@ def made_facts(create: list[Any], seat: int) -> list[tuple[Any, ...]]:
 
 
 def start_of_turn(
-    pre: PrismataState, seat: int
+    pre: PrismataState, seat: int, read: Readings
 ) -> tuple[dict[int, tuple[Any, ...]], dict[str, int], list[Any]]:
     """PM-3: the seat's units, its resources and the units made, after its start of turn,
     from the position just before (``pre``, whose other seat is left as it is)."""
     r = res_of(pre, seat)
     res = {k: (r[k] if k in ("gold", "green") else 0) for k in KEYS}  # PM-1.2, PM-3.1
-    after = upkeep(pre, seat)
+    after = upkeep(pre, seat, read)
     made: list[Any] = []
     for uid in [k for k, u in pre.units.items() if u.owner == seat]:
         u = after.get(uid)
@@ -560,7 +575,7 @@ def start_of_turn(
 def check_start(pre: PrismataState, after: PrismataState, seat: int, shadow: Shadow) -> None:
     if after.result is not None:
         return
-    want_units, want_res, made = start_of_turn(pre, seat)
+    want_units, want_res, made = start_of_turn(pre, seat, shadow.read)
     new = [uid for uid in after.units if uid not in pre.units]
     assert sorted(facts(after.units[m]) for m in new) == sorted(made), "PM-3.4, PM-5.11"
     got = {k: facts(v) for k, v in after.units.items() if k not in new}
@@ -578,7 +593,7 @@ def check_end(before: PrismataState, after: PrismataState, shadow: Shadow) -> No
         return
     if before.phase == "action":
         attack = before.res[seat].attack
-        wall = defense(before, 1 - seat, shadow) + (READ.breach == "exceed")
+        wall = defense(before, 1 - seat, shadow) + (shadow.read.breach == "exceed")
         enemy = any(u.owner != seat for u in before.units.values())
         if attack > 0 and enemy and attack >= wall:
             assert after.phase == "breach", "PM-7.1"
@@ -733,16 +748,20 @@ def stocked(state: PrismataState) -> PrismataState:
     return msgspec.structs.replace(state, units={**state.units, **extra}, next_id=uid, res=res)
 
 
-def play(seed: int, size: int, picks: list[int], named: tuple[str, ...] = ()) -> None:
+def play(
+    seed: int, size: int, picks: list[int], named: tuple[str, ...] = (), read: Readings = READ
+) -> None:
     options: dict[str, Any] = (
         {"units": list(named)} if named else {"seed": seed, "random_size": size}
     )
     state = RULES.initial_state(
-        RULES.resolve_setup(Setup(players=PLAYERS, ruleset=LIVE, options=options))
+        RULES.resolve_setup(
+            Setup(players=PLAYERS, ruleset=LIVE, options=options, variants=variants(read))
+        )
     )
     if named:
         state = stocked(state)
-    shadow = Shadow()
+    shadow = Shadow(read=read)
     for pick in picks:
         if state.result is not None:
             break
@@ -801,3 +820,17 @@ def test_chosen_sets_agree_with_the_unit_data(name: str, picks: list[int]) -> No
     """The same checks on random sets chosen to reach snipes, Deadeye's destroy, lifespans,
     regeneration, units made at the start of a turn and by clicks, and resonance."""
     play(0, 0, picks, SETS[name])
+
+
+@pytest.mark.parametrize("read", OTHER_TABLES, ids=["built-undamageable", "always-survive-exceed"])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    chosen=st.sampled_from(sorted(SETS)),
+    picks=st.lists(st.integers(0, 2**16), min_size=100, max_size=300),
+)
+def test_other_tables_agree_with_the_model_read_their_way(
+    read: Readings, chosen: str, picks: list[int]
+) -> None:
+    """The interpretations with variants (PM-I.16, PM-I.17, PM-I.18, PM-I.21) are parameters of
+    the model: a table that chose otherwise is checked against the model read its way."""
+    play(0, 0, picks, SETS[chosen], read)
