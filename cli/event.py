@@ -643,7 +643,8 @@ def _one_output(
 def standings(
     event: EventArg,
     round_number: Annotated[
-        int | None, typer.Option("--round", min=1, help="As they stood after round N.")
+        # no min=1: the service refuses a round that is not one, naming EV-4.1, as the API does
+        int | None, typer.Option("--round", help="As they stood after round N.")
     ] = None,
     explain: Annotated[
         str | None, typer.Option("--explain", help="Show how a player's figures are computed.")

@@ -3,6 +3,7 @@ and register or open decklists."""
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -296,7 +297,8 @@ def entry_lines(result: EntryResult) -> tuple[list[str], list[str]]:
                 f"{safe_text(ruling.text)}"
             )
             out.append(
-                "  record it with: referee adjust GAME 'CHANGES' --card NAME --reason WHY "
+                f"  record it with: referee adjust {result.game_id} 'CHANGES' "
+                f"--card {shlex.quote(safe_text(ruling.card))} --reason WHY "
                 "(or --none if it does nothing)"
             )
         if result.ended is not None:

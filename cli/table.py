@@ -131,6 +131,18 @@ def draw(pos: PositionView, paint: Painter, *, compact: bool = False) -> None:
     typer.echo(paint(status_line(pos), fg="yellow" if pos.ended is None else "green", bold=True))
 
 
+def _reopening(how: str) -> str:
+    """How an ended game is reopened (REF-2.2): a result reached by rule by retracting the
+    action that reached it; a declared one (resignation, agreement, adjudication, penalty)
+    only by a ruling on a dispute (REF-4.5)."""
+    if how == "rule":
+        return "the game is over; 'referee undo' or a dispute can reopen it (REF-2.2)"
+    return (
+        f"the game is over by {how}; only a ruling on a dispute can set that result aside "
+        "(REF-2.2, REF-4.5)"
+    )
+
+
 @app.command()
 def table(game: GameArg) -> None:
     """Play at the table: shows the position, reads entries, explains rejections.
@@ -159,7 +171,7 @@ def table(game: GameArg) -> None:
                 draw(pos, paint, compact=shown != -1)
                 shown = pos.version
             if pos.ended is not None:
-                typer.echo("the game is over; 'referee undo' or a dispute can reopen it")
+                typer.echo(_reopening(pos.ended.how))
                 return
             try:
                 line = input(f"{game_id}> " if interactive else "").strip()

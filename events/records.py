@@ -33,7 +33,7 @@ from referee.capabilities import decks_of
 from referee.contract import PUBLIC, REFEREE, GameRules, Setup, Viewer
 from referee.kit.decks import Decklist, SealedDeck
 from referee.kit.multiset import Multiset
-from referee.verdicts import Violation
+from referee.verdicts import Violation, clause_section
 
 if TYPE_CHECKING:
     from events.view import GameView
@@ -62,8 +62,8 @@ def _written_before_readers(violation: Violation, actor: str | None) -> Violatio
         return violation
     if not any(words in violation.reason for words in _HIDDEN_WORDING):
         return violation
-    return msgspec.structs.replace(
-        violation, seen_by=actor, shown=f"the entry breaks {violation.clause}"
+    return msgspec.structs.replace(  # its section only, as ``Violation.for_viewer`` shows it
+        violation, seen_by=actor, shown=f"the entry breaks {clause_section(violation.clause)}"
     )
 
 

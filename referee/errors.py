@@ -72,7 +72,13 @@ class DeckError(RefereeError, ValueError):
 
 
 class AdjustmentSyntaxError(RefereeError, ValueError):
-    """Text that is not a referee adjustment in the kit's notation."""
+    """Text that is not a referee adjustment in the kit's notation; the message names the
+    clause that lists the primitive changes (REF-6.3), as every refusal names its clause."""
+
+    def __init__(self, reason: str, clause: str = "REF-6.3") -> None:
+        super().__init__(f"{clause}: {reason}")
+        self.reason = reason
+        self.clause = clause
 
 
 # -- the refusals of the referee's decisions on a game (referee.game): nothing was stored

@@ -13,7 +13,7 @@ import msgspec
 
 from referee.viewers import REFEREE, Viewer
 
-__all__ = ["LEGAL", "RulingNeeded", "Verdict", "Violation"]
+__all__ = ["LEGAL", "RulingNeeded", "Verdict", "Violation", "clause_section"]
 
 
 class Violation(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
@@ -21,7 +21,10 @@ class Violation(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
 
     A reason worded from hidden knowledge (a seat's registered list, its hand) is for
     ``seen_by`` (that seat) and the referee alone; everyone else reads ``shown``, the
-    same refusal in plain words without the hidden names or counts. ``seen_by`` of
+    same refusal in plain words without the hidden names or counts, under the section of
+    the clause broken (``clause_section``): which of a section's clauses was broken tells as
+    much as the reason (a sealed bid refused under PX-14.1 was too big, under PX-14.2 too
+    small), so the others read the same section for each. ``seen_by`` of
     ``None`` means anyone may read the reason. Both are left out of the stored bytes
     when unset, so violations recorded before they existed read and hash as before.
     """
@@ -33,10 +36,19 @@ class Violation(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
 
     def for_viewer(self, viewer: Viewer) -> Violation:
         """The violation as ``viewer`` may read it: whole for its seat and the referee,
-        ``shown`` in place of the reason for everyone else."""
+        ``shown`` in place of the reason, under the clause's section, for everyone else."""
         if self.seen_by is None or viewer in (REFEREE, self.seen_by):
             return self
-        return Violation(self.clause, self.shown or "the reason concerns hidden information")
+        return Violation(
+            clause_section(self.clause), self.shown or "the reason concerns hidden information"
+        )
+
+
+def clause_section(clause: str) -> str:
+    """The section a numbered clause is in (``PX-14.2`` -> ``PX-14``); a clause that is a
+    section already is its own."""
+    section, dot, _ = clause.rpartition(".")
+    return section if dot and "-" in section else clause
 
 
 class RulingNeeded(msgspec.Struct, frozen=True, gc=False):

@@ -340,6 +340,7 @@ class RefereeService:
     event_explain = _Via(lambda s: s.parts.events.event_explain)
     event_export = _Via(lambda s: s.parts.events.event_export)
     event_extend = _Via(lambda s: s.parts.events.event_extend)
+    game_extend = _Via(lambda s: s.parts.events.game_extend)
     event_game_place = _Via(lambda s: s.parts.events.event_game_place)
     event_game_place_of = _Via(lambda s: s.parts.events.event_game_place_of)
     event_ids = _Via(lambda s: s.parts.events.event_ids)

@@ -537,23 +537,11 @@ class Hall(Tournaments):
     def _game_table(self, game_id: str) -> tuple[str, int]:
         """The event and the table of its current round a game is played at, or a
         refusal (EV-10.1): a game outside any event, or of an earlier round."""
-        created = self.game_service.load(game_id).created
-        event_id = created.meta.get("event", "")
-        if not event_id.startswith("ev-"):
-            raise EventRefusedError(
-                "EV-10.1",
-                f"game {game_id} is not played at an event's table: a judge call goes to an "
-                "event's round (call the table's referee directly)",
-            )
-        state = self._event(event_id, check=False).state  # where the call goes
-        key = state.games.get(game_id)
-        if key is None:
-            raise EventRefusedError("EV-10.1", f"game {game_id} is not linked to a table")
-        if key[0] != state.current_round:
-            raise EventRefusedError(
-                "EV-10.1", f"game {game_id} was played in round {key[0]}, not the current round"
-            )
-        return event_id, key[1]
+        return self._table_of_game_now(
+            game_id,
+            "EV-10.1",
+            "a judge call goes to an event's round (call the table's referee directly)",
+        )
 
     @event_write("run")
     def game_call(self, game_id: str, *, by: str, reason: str = "") -> CallRow:

@@ -196,6 +196,27 @@ class Clocks(Tournaments):
         )
         return self.event_clock_view(event_id)
 
+    @event_write(None)
+    def game_extend(
+        self,
+        game_id: str,
+        minutes: int,
+        *,
+        reason: str,
+        by: str = "",
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> ClockView:
+        """Give the table a game of the current round is played at ``minutes`` more, with
+        the reason (EV-9.4): ``event_extend`` for that table, so the same check of who may
+        (the head referee, or that table's referee at its event) and the same fact. A game
+        outside any event has its own time limit (REF-10.1), and a game of an earlier
+        round's table is refused: that table number names other players now."""
+        event_id, table = self._table_of_game_now(
+            game_id, "EV-9.4", "it has its own time limit (REF-10.1), not the round clock"
+        )
+        return self.event_extend(event_id, table, minutes, reason=reason, by=by)
+
     @event_write("clock")
     def event_round_length(
         self, event_id: str, minutes: int, *, reason: str = "", by: str = ""

@@ -467,6 +467,10 @@ def _enter(
     elif isinstance(line, DeckLine):
         svc.register_deck(game_id, line.seat, line.deck, by=by)
     elif isinstance(line, OpenedLine):
+        if not line.decklist.size:
+            if stated:  # a viewer's record: the seat's list and salt were withheld from it
+                return []
+            raise ValueError("REF-5.3: an opening in the referee's record names the list opened")
         svc.open_deck(game_id, line.seat, line.decklist, line.salt, by=by)
     elif isinstance(line, AdjustLine):
         svc.adjust(

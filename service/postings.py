@@ -709,6 +709,9 @@ class EventBoard(msgspec.Struct, kw_only=True):
     by_name: list[dict[str, Any]]
     results: dict[int, str]
     standings: list[dict[str, Any]]
+    scores: dict[int, str] = {}
+    """A match still being played: its games won so far (``W-L-D`` for the first-listed
+    player, as a slip reads), by table; a table with a result is in ``results`` instead."""
     players: int
     ended: bool = False
     stage: str = ""  # the shown round's name: "round 3", "semifinal" (EV-6.6)
@@ -1247,6 +1250,7 @@ class Postings:
         pairings: list[dict[str, Any]] = []
         named: list[dict[str, Any]] = []
         results: dict[int, str] = {}
+        scores: dict[int, str] = {}
         if shown is not None and with_pairings:
             pairings, named = _round_rows(svc, event_id, state, shown)
             for row in pairings:
@@ -1255,6 +1259,10 @@ class Postings:
                 found = state.result(shown, row["table"])
                 if found is not None:
                     results[row["table"]] = _result_words(found, state)
+                    continue
+                table = state.tables.get((shown, row["table"]))
+                if table is not None and table.game_results and len(table.players) == 2:
+                    scores[row["table"]] = table.games_score().text
         from referee.tournament.playoff import is_playoff, round_label
 
         labels = {n: round_label(state, n) for n in rounds}
@@ -1270,6 +1278,7 @@ class Postings:
             pairings=pairings,
             by_name=named,
             results=results,
+            scores=scores,
             standings=standings,
             players=info.players,
             ended=info.ended,

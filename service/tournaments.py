@@ -457,7 +457,7 @@ class _Loaded:
         if self._moved:
             state = self.state
             assert state.settings is not None
-            changes = {key: _match_result(state, key) for key in dict.fromkeys(self._touched)}
+            changes = _match_results(state, dict.fromkeys(self._touched))
             counts = advanced(self._counts, state.settings, state.players.values(), changes)
             if counts is not self._counts:
                 self._counts, self._kept_standings = counts, None
@@ -497,7 +497,7 @@ class _Loaded:
             figures, keys = decode_figures(raw)
             touched = dict.fromkeys(self._touched)
             if keys.isdisjoint(touched):  # no earlier result changed: they need not be read
-                changes = {key: _match_result(state, key) for key in touched}
+                changes = _match_results(state, touched)
                 return tuple(ranked(figures, state.settings, state.players.values(), changes))
         counts = self.kept_counts()
         if counts is None:
@@ -508,7 +508,9 @@ class _Loaded:
         """Each of ``events`` folded in turn (``fold``), except that a run of games linked
         to their tables (a pairing's 5,000) that no write foresaw is folded in one pass
         from the stored events (``fold_stored``: the same state, without a fact, a
-        ``Tournament`` and a path of two maps made per game). A game linked moves no
+        ``Tournament`` and a path of two maps made per game; a snapshot's state whose head
+        holds the tables has them and the games updated in one pass each, ``linked``). A
+        game linked moves no
         standings, names no event and carries no deck; one with an idempotency key is
         folded alone (``fold`` keeps its key)."""
         linked = stored_type(f.GameLinked)
@@ -531,7 +533,11 @@ class _Loaded:
                 self.fold(events[at])
                 at += 1
                 continue
-            self.state = fold_stored(events[at:end], self.state)
+            from projections.event_state import linked as linked_in_head
+
+            run = events[at:end]
+            folded = linked_in_head(self.state, run)  # the head's maps updated in one pass
+            self.state = folded if folded is not None else fold_stored(run, self.state)
             self.version = events[end - 1].originator_version
             self.last_hash = events[end - 1].hash
             at = end
@@ -699,6 +705,27 @@ def _round_keys(state: Tournament, rnd: Round) -> list[TableKey]:
     return keys
 
 
+def _match_results(
+    state: Tournament, keys: Iterable[TableKey]
+) -> dict[TableKey, MatchResult | None]:
+    """``_match_result`` of each of ``keys``: a Swiss table with a slip (a round's 5,000
+    before a pairing) taken from its round and table with one lookup each."""
+    out: dict[TableKey, MatchResult | None] = {}
+    rounds: dict[int, Any] = {}
+    tables = state.tables
+    for key in keys:
+        number, table = key
+        rnd = rounds.get(number)
+        if rnd is None:
+            rnd = rounds[number] = state.rounds.get(number, False)
+        current = tables.get(key) if table >= 0 and rnd and rnd.kind == "swiss" else None
+        if current is not None and type(current.reported) is Score:
+            out[key] = MatchResult(round=number, players=current.players, score=current.reported)
+        else:
+            out[key] = _match_result(state, key)
+    return out
+
+
 def _match_result(state: Tournament, key: TableKey) -> MatchResult | None:
     number, table = key
     rnd = state.rounds.get(number)
@@ -725,19 +752,23 @@ def _match_result(state: Tournament, key: TableKey) -> MatchResult | None:
 def pairing_rows(state: Tournament, number: int) -> list[PairingRow] | None:
     """Round ``number``'s tables then byes (``None``: not paired): what `event pairings`
     shows, and what a posting computed at a past fact shows."""
+    from projections.event_state import round_part
+
     rnd = state.rounds.get(number)
     if rnd is None:
         return None
     rows: list[PairingRow] = []
+    table_of = round_part(state.tables, number).get  # the round's tables: in the head
+    players = state.players
     for pairing in rnd.pairings:
         games: list[str] = []
         if pairing.table is not None:
-            table = state.tables.get((number, pairing.table))
+            table = table_of((number, pairing.table))
             games = list(table.games) if table else []
         rows.append(
             PairingRow(
                 table=pairing.table,
-                players=[state.players[p].name for p in pairing.players],
+                players=[players[p].name for p in pairing.players],
                 bye=pairing.bye,
                 games=games,
             )
@@ -893,6 +924,27 @@ class Tournaments:
                 if isinstance(event, TournamentEvent) and event.token == token:
                     return version
         return None
+
+    def _table_of_game_now(self, game_id: str, clause: str, elsewhere: str) -> tuple[str, int]:
+        """The event and the table of its current round a game is played at, or a refusal
+        under ``clause``: a game outside any event (``elsewhere`` says where to turn
+        instead), not linked to a table, or of an earlier round (a table number names
+        other players in each round)."""
+        created = self.game_service.load(game_id).created
+        event_id = created.meta.get("event", "")
+        if not event_id.startswith("ev-"):
+            raise EventRefusedError(
+                clause, f"game {game_id} is not played at an event's table: {elsewhere}"
+            )
+        state = self._event(event_id, check=False).state
+        key = state.games.get(game_id)
+        if key is None:
+            raise EventRefusedError(clause, f"game {game_id} is not linked to a table")
+        if key[0] != state.current_round:
+            raise EventRefusedError(
+                clause, f"game {game_id} was played in round {key[0]}, not the current round"
+            )
+        return event_id, key[1]
 
     # -- snapshots: the fold kept beside the read models (projections.event_state)
     def _snapshots(self) -> EventSnapshots | None:
@@ -1824,8 +1876,7 @@ class Tournaments:
         loaded = self._event(event_id)
         state = loaded.state
         if round_number is not None:
-            if round_number not in state.rounds:
-                raise EventRefusedError("EV-4.1", f"round {round_number} has not been paired")
+            _check_standings_round(state, round_number)
             return [_row(s) for s in state.standings(after_round=round_number)]
         with self._events_lock:  # no fact folded (moving the live standings) meanwhile
             table = loaded.counted_table()
@@ -1901,6 +1952,8 @@ class Tournaments:
         if found is None:
             raise EventRefusedError("EV-2.1", f"{player!r} is not a registered player")
         entrant = state.players[found]
+        if round_number is not None:
+            _check_standings_round(state, round_number)
         if round_number is not None and entrant.entry_round > round_number:
             raise EventRefusedError(  # as the standings after that round leave them out
                 "EV-I.6",
@@ -2132,3 +2185,16 @@ def _match_loss_effect(
     if dq:
         return f"{name} is dropped"
     return f"{name} has no match in progress: it decides their next match"
+
+
+def _check_standings_round(state: Tournament, round_number: int) -> None:
+    """The standings after round N are computed from round N's results (EV-4.1): a round
+    that is not one (0, -1) or is not paired yet has none. The one check of every door
+    (the API's ``?round=``, ``event standings --round``, ``--explain``), so they refuse
+    alike."""
+    if round_number < 1:
+        raise EventRefusedError(
+            "EV-4.1", f"there is no round {round_number}: rounds are numbered from 1"
+        )
+    if round_number not in state.rounds:
+        raise EventRefusedError("EV-4.1", f"round {round_number} has not been paired")

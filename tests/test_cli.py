@@ -206,6 +206,37 @@ def test_table_agree_records_a_draw_and_agree_with_words_stores_nothing(db_path:
     assert shown["to_move"] is None
 
 
+def test_ref_2_2_the_table_says_how_an_ended_game_can_be_reopened(db_path: Path) -> None:
+    """A resignation is not corrected by 'undo' (REF-2.2): the table must not tell the
+    referee it is; a result reached by rule is (the last action retracted)."""
+    resigned = new_game(db_path, heap=6)
+    code, out, _ = call(db_path, "table", resigned, input="resign second\n")
+    assert code == 0
+    assert "only a ruling on a dispute can set that result aside (REF-2.2, REF-4.5)" in out
+    assert "'referee undo'" not in out
+    refused(db_path, "undo", resigned, "--reason", "resigned by mistake")
+    by_rule = new_game(db_path, heap=3)
+    code, out, _ = call(db_path, "table", by_rule, input="t3\n")
+    assert code == 0
+    assert "'referee undo' or a dispute can reopen it (REF-2.2)" in out
+    done(db_path, "undo", by_rule, "--reason", "it was t2")
+
+
+def test_gs_3_4_a_refused_decklist_names_each_clause_once(db_path: Path, tmp_path: Path) -> None:
+    """'GS-3.4: p1's decklist breaks the construction rules: GS-3.4: ...' said it twice; a
+    second clause still names itself."""
+    deck = tmp_path / "deck.txt"
+    deck.write_text("5 Gamma Trooper\n2 Ion Lancr\n33 Pylon\n")
+    err = refused(
+        db_path, "new", "gammasphere", "-p", "p1=Ann", "-p", "p2=Ben", "--deck", f"p1={deck}"
+    )
+    assert err.startswith(
+        "error: GS-3.1: p1's decklist breaks the construction rules: 5 Gamma Trooper: a deck "
+        "holds at most 4 copies of an entity; GS-3.4: Ion Lancr is not a card"
+    ), err
+    assert err.count("GS-3.1") == 1
+
+
 def test_dispute_rule_appeal_audit_scoreboard(db_path: Path) -> None:
     game = new_game(db_path, heap=3)
     call(db_path, "act", game, "t4")  # rejected: event 2
@@ -671,3 +702,21 @@ def test_a_bad_import_file_is_refused_in_one_line_and_stores_nothing(
     code, out, _ = call(tmp_path / "none.db", "import", "--help")
     assert code == 0
     assert "Exit 2 if any was refused" in " ".join(out.split()), out
+
+
+def test_ref_6_1_a_ruling_asked_for_names_the_command_to_answer_it(db_path: Path) -> None:
+    """The line asking for a ruling on card text (REF-6.1) gives the referee the command to
+    type: this game's id and the card, not the placeholders GAME and NAME."""
+    catalog = Path(__file__).parent.parent / "fixtures" / "gammasphere" / "fixture-cards.toml"
+    code, out, err = call(
+        db_path, "new", "gammasphere", "-p", "p1=Ann", "-p", "p2=Ben",
+        "--catalog", str(catalog), "--deck-size", "20",
+    )  # fmt: skip
+    assert code == 0, err
+    game_id = out.strip()
+    for entry in ("p1: draw 7", "p2: draw 7", "draw", "construct Pylon", "play Skirmisher"):
+        done(db_path, "act", game_id, entry)
+    done(db_path, "act", game_id, "play Spear of Dawn on #2")
+    out = done(db_path, "act", game_id, "play Soul Price on #2")
+    assert "ruling needed on Soul Price" in out
+    assert f"record it with: referee adjust {game_id} 'CHANGES' --card 'Soul Price'" in out

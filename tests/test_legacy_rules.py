@@ -121,6 +121,11 @@ def test_an_old_open_game_goes_on_under_its_own_rules(old: RefereeService) -> No
     # PX-I.32: p3's first-round forgo is refused as p1's was when the game was recorded
     forgo = old.record(AUCTION, "p3: forgo")
     assert [v.clause for v in forgo.violations] == ["PX-I.9"]
+    # a forgo is as sealed as a bid (PX-14.1): the others read neither its clause nor why
+    seen = [v.for_viewer("p1") for v in forgo.violations]
+    assert [v.clause for v in seen] == ["PX-I"]
+    assert "forgo" not in seen[0].reason
+    assert "tied" not in seen[0].reason
     # PM-I.23: the fragile unit hit twice still counts, so the click stands (PM-5.8)
     undo = old.record(BREACH, "undo #1")
     assert [v.clause for v in undo.violations] == ["PM-5.8"]

@@ -133,14 +133,39 @@ def test_dispute_overturn_retracts_and_audit_tells_the_story(db_path: Path) -> N
 
 
 def test_overturned_rejection_records_the_action(db_path: Path) -> None:
+    """REF-4.5: a rejection made against a mistaken earlier entry is overturned once that
+    entry is corrected: the rejected action, legal now, is recorded."""
     store = RefereeService(GameStore(db_path))
-    game = play(store, "Ann", "Ben", ["t4"], heap=6)  # rejected
-    store.dispute(game, 2, by="Ann", claim="house rules allow four")
+    game = play(store, "Ann", "Ben", ["t3", "t2"], heap=4)  # t2 rejected: one left
+    store.dispute(game, 3, by="Ben", claim="Ann took one, not three")
+    store.retract(game, "misheard: Ann took one")
+    store.record(game, "t1")
     written = store.rule(
-        game, 1, decision="overturn", clause="NIM-1.1", reason="house rule", by="Rita"
+        game, 1, decision="overturn", clause="NIM-1.1", reason="three were left", by="Rita"
     )
     assert kinds(store, game, written.events) == ["DisputeRuled", "ActionRecorded"]
-    assert store.load(game).state.left == 2
+    assert store.load(game).state.left == 1
+    assert store.verify().bad == 0
+
+
+def test_ref_4_5_an_overturn_never_records_an_action_the_rules_reject(db_path: Path) -> None:
+    """REF-4.5: 'a re-recorded action must be legal where it is recorded'. Recording it
+    anyway left a record verify calls broken, and in Prismata ('click #99') the move could
+    not even be applied: the ruling failed with 'error: 99'."""
+    store = RefereeService(GameStore(db_path))
+    game = play(store, "Ann", "Ben", ["t4"], heap=6)  # rejected: at most three
+    store.dispute(game, 2, by="Ann", claim="house rules allow four")
+    before = store.load(game).version
+    with pytest.raises(InvalidCommandError, match=r"REF-4\.5: 't4' is still not legal here"):
+        store.rule(game, 1, decision="overturn", clause="NIM-1.1", reason="house", by="Rita")
+    assert store.load(game).version == before
+    prismata = store.create_game(
+        "prismata", [Player("p1", "Ann"), Player("p2", "Ben")], options={"seed": 7}
+    ).game_id
+    store.record(prismata, "click #99")  # rejected: PM-1.3
+    store.dispute(prismata, 2, by="Ann", claim="there is a #99")
+    with pytest.raises(InvalidCommandError, match=r"REF-4\.5: .*\(PM-1\.3: there is no unit"):
+        store.rule(prismata, 1, decision="overturn", clause="PM-1.3", reason="x", by="Rita")
 
 
 def test_other_recorders_take_the_library_paths(db_path: Path, tmp_path: Path) -> None:

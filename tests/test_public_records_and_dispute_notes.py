@@ -98,7 +98,8 @@ def round_trip(tmp_path: Path, game: str, hidden: tuple[str, ...]) -> tuple[str,
             gammasphere_with_a_rejection,
             "Ion Lancer",
             '{rejected "play (hidden)" by "p1" for 5: '
-            'GS-6.3 "a hidden card costs 1 jiggawatt; p1 has 0 untapped pylons"}',
+            # the public reads the section, not which of its clauses the hidden card broke
+            'GS-6 "a hidden card costs 1 jiggawatt; p1 has 0 untapped pylons"}',
             id="gammasphere",
         ),
         pytest.param(
@@ -132,6 +133,41 @@ def test_ref_8_1_a_referee_record_still_judges_its_rejections_again(tmp_path: Pa
     code, _, err = call(tmp_path / "other.db", "import", str(tmp_path / "forged.txt"))
     assert code != 0
     assert "the rules now cite GS-6.3" in err
+
+
+def test_ref_8_1_a_public_record_of_a_sealed_list_opened_re_imports(tmp_path: Path) -> None:
+    """A public record withholds the list and salt a seat opened (REF-5.3); its import took
+    the withheld line for an empty decklist and refused the whole record. The public copy
+    keeps the list sealed; a referee's record with an opening that names no list is refused."""
+    db = tmp_path / "store.db"
+    ben = ROOT / "fixtures/gammasphere/decks/ben.txt"
+    code, out, err = call(db, "deck", "seal", str(ben))
+    assert code == 0, err
+    commitment = out.split("--sealed SEAT=", 1)[1].split()[0]
+    salt = out.rsplit(": ", 1)[1].strip()
+    decks = ROOT / "fixtures/gammasphere/decks"
+    game = new(
+        db,
+        *("gammasphere", "-p", "p1=Ann", "-p", "p2=Ben"),
+        *("--deck", f"p1={decks / 'ann.txt'}", "--sealed", f"p2={commitment}"),
+    )
+    act(db, game, "p1: draw 7", "p2: draw 7", "draw", "play Gamma Trooper", "play Ion Lancer")
+    code, out, err = call(db, "deck", "open", game, "p2", str(ben), "--salt", salt)
+    assert code == 0, out + err
+    text, again = round_trip(tmp_path, game, ("Ion Lancer",))
+    assert '{opened "p2" "" salt ""}' in text
+    assert "Aegis Plating" not in text  # p2's list stays the seat's
+    assert '{opened "p2"' not in again  # nothing of the opening reached the public copy
+    code, shown, err = call(tmp_path / "other.db", "show", game)
+    assert code == 0, err
+    assert "sealed list of 40 cards (not opened)" in shown
+    _, referees, _ = call(db, "export", game, "--format", "text")
+    (opened,) = [line for line in referees.splitlines() if line.startswith('{opened "p2"')]
+    forged = referees.replace(opened, '{opened "p2" "" salt ""}')
+    (tmp_path / "forged.txt").write_text(forged)
+    code, _, err = call(tmp_path / "third.db", "import", str(tmp_path / "forged.txt"))
+    assert code == 2
+    assert "REF-5.3: an opening in the referee's record names the list opened" in err
 
 
 def test_ref_8_1_is_written_as_an_interpretation() -> None:

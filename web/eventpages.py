@@ -68,6 +68,10 @@ __all__ = ["HANDLERS"]
 AnyRequest = Request[Any, Any, Any]
 log = logging.getLogger("referee.web.eventpages")
 RoundQuery = Annotated[int | None, QueryParameter(name="round", ge=1)]
+StandingsRound = Annotated[int | None, QueryParameter(name="round")]
+"""The standings page's ``?round=``: any whole number, so that a round that is not one (0, -1)
+is refused by the service's one check, naming EV-4.1, as the API and ``event standings
+--round`` refuse it, not by the query's parser."""
 
 
 def _posted(
@@ -448,7 +452,7 @@ async def bracket_page(request: AnyRequest, event_id: FromPath[str]) -> Response
 async def standings_page(
     request: AnyRequest,
     event_id: FromPath[str],
-    round_: RoundQuery = None,
+    round_: StandingsRound = None,
     explain: FromQuery[str | None] = None,
     find: FromQuery[str | None] = None,
     page: FromQuery[str | None] = None,

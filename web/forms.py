@@ -21,7 +21,13 @@ import msgspec
 
 from referee.errors import RefereeError
 from service.access import AccessDeniedError, Action, Principal
-from service.api import ADJUSTMENT_GRAMMAR, admit_game_early, penalty_advice, ruling_action
+from service.api import (
+    ADJUSTMENT_GRAMMAR,
+    admit_game_early,
+    as_caller,
+    penalty_advice,
+    ruling_action,
+)
 from service.app import RefereeService
 from service.errors import RefusedError
 from service.wording import rejection_text
@@ -243,6 +249,18 @@ def _appeal(svc: RefereeService, who: Principal, view: GameView, form: Form) -> 
     return "; ".join(result.summaries)
 
 
+def _extend(svc: RefereeService, who: Principal, view: GameView, form: Form) -> str:
+    """Extra time for the table the game is played at (EV-9.4), as the clock page and
+    ``referee event extend`` give it: the service checks the game's round and who may."""
+    minutes = _number(form, "minutes", "the extra time in minutes")
+    reason = _text(form, "reason")
+    extend = as_caller(who, svc.game_extend)  # an event's write, made by the form's sender
+    clock = extend(view.game_id, minutes, reason=reason, by=who.label)
+    table = view.created.meta.get("table", "")
+    given = next((t.extension_minutes for t in clock.tables if str(t.table) == table), minutes)
+    return f"table {table}: {minutes} more minutes ({reason}); {given} in all this round"
+
+
 ACTIONS: dict[str, Callable[[RefereeService, Principal, GameView, Form], str]] = {
     "entry": _entry,
     "retract": _retract,
@@ -254,6 +272,7 @@ ACTIONS: dict[str, Callable[[RefereeService, Principal, GameView, Form], str]] =
     "dispute": _dispute,
     "rule": _rule,
     "appeal": _appeal,
+    "extend": _extend,
 }
 """Each form's action, by the name in its URL."""
 
@@ -268,6 +287,9 @@ RIGHTS: dict[str, Action] = {
     "dispute": "dispute",
     "rule": "rule",  # on appeal, or a final ruling: the head's (``ruling_action``)
     "appeal": "appeal",
+    # the table's referee or the head (the game's staff, checked before the form is read);
+    # the write checks the clock's own rule again: that table of that event (EV-9.4)
+    "extend": "time_limit",
 }
 """What the caller's role must be allowed in the game to send each form (a guard's check)."""
 

@@ -177,4 +177,26 @@ async def player_worker() -> Response[bytes]:
     )
 
 
-OFFLINE_HANDLERS = [sync_offline, game_branches, keep_branch, record_after, player_worker]
+_TABLE_WORKER = Path(__file__).parent / "static" / "table-sw.js"
+
+
+@get("/table-sw.js", include_in_schema=False, opt={"public": True})
+async def table_worker() -> Response[bytes]:
+    """The service worker that keeps a table page already opened through an outage (its
+    outbox is the page's own, REF-9.4); served from the root so that its scope may cover
+    ``/games/``."""
+    return Response(
+        content=_TABLE_WORKER.read_bytes(),
+        media_type="text/javascript",
+        headers={"Cache-Control": "no-cache"},
+    )
+
+
+OFFLINE_HANDLERS = [
+    sync_offline,
+    game_branches,
+    keep_branch,
+    record_after,
+    player_worker,
+    table_worker,
+]

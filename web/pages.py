@@ -30,6 +30,7 @@ from service.access import (
     Principal,
     TokenRefusedError,
     authorize,
+    authorize_clock,
     queue_results_only,
     queue_tables,
     viewer_for,
@@ -272,6 +273,19 @@ async def table_page(
     )
 
 
+def _may_extend(who: Principal, place: GamePlace | None, current: bool) -> bool:
+    """Whether the table page offers ``who`` extra time for its table (EV-9.4): a game of
+    the event's current round, to the head referee or that table's referee at its event
+    (``authorize_clock``, the check the write itself makes again)."""
+    if place is None or not current:
+        return False
+    try:
+        authorize_clock(who, table=place.table, event=place.event)
+    except AccessDeniedError:
+        return False
+    return True
+
+
 def _table_call(web: Web, place: GamePlace) -> tuple[bool, CallRow | None]:
     """Whether a judge may be called to the table ``place`` is played at (a game of an
     earlier round is refused, EV-10.1), and the call not yet resolved there, in its round
@@ -319,6 +333,12 @@ async def _table_response(
         event_call, open_call = await web.run(_table_call, web, event)
     else:
         open_call = None
+    current = (
+        event is not None
+        and event.round == (await web.run(web.svc.event_state, event.event)).current_round
+    )
+    may_extend = can_record and clock is not None and clock.state != "done"
+    may_extend = may_extend and _may_extend(who, event, current)
     flipped = flip or (viewer not in (REFEREE, PUBLIC) and view.seats and viewer != view.seats[0])
     return _page(
         render(
@@ -348,6 +368,7 @@ async def _table_response(
             **formkeys.key_field(),
             event_call=event_call,
             open_call=open_call,
+            may_extend=may_extend,
         ),
         status,
     )

@@ -43,6 +43,7 @@ from events.schema import (
     WithdrawHow,
 )
 from referee.kit.decks import Deck, Decklist, SealedDeck, parse_decklist
+from referee.kit.multiset import Multiset
 
 __all__ = [
     "REFEREE_VIEW",
@@ -532,7 +533,9 @@ def _line(kind: str, g: tuple[str | None, ...]) -> TextLine:
             deck = SealedDeck(json.loads(s[2]), int(s[3] or 0))
         return DeckLine(_str(s[0]), deck)
     if kind == "opened":
-        return OpenedLine(_str(s[0]), parse_decklist(json.loads(s[1])), json.loads(s[2]))
+        listed = json.loads(s[1])  # "": a viewer's record, the list and salt withheld from it
+        decklist = parse_decklist(listed) if listed else Decklist(Multiset())
+        return OpenedLine(_str(s[0]), decklist, json.loads(s[2]))
     if kind == "adjust":
         return AdjustLine(
             json.loads(s[0]), json.loads(s[1]), int(s[2]) if s[2] else None, json.loads(s[3])

@@ -171,10 +171,14 @@ def check_deck(rules: GameRules[Any, Any], setup: Setup, seat: str, deck: Deck) 
     if isinstance(deck, Decklist):
         verdict = decks.check_deck(setup, seat, deck)
         if verdict.violations:
+            first = verdict.violations[0].clause  # the message opens with it: not twice
             raise InvalidCommandError(
-                verdict.violations[0].clause,
+                first,
                 f"{seat}'s decklist breaks the construction rules: "
-                + "; ".join(f"{v.clause}: {v.reason}" for v in verdict.violations),
+                + "; ".join(
+                    v.reason if v.clause == first else f"{v.clause}: {v.reason}"
+                    for v in verdict.violations
+                ),
             )
     elif deck.size < 1:
         raise InvalidCommandError("REF-5.2", "a sealed list must say how many cards it holds")
@@ -793,6 +797,13 @@ def _overturn(
         if judged.action is None or judged.seat is None:
             raise InvalidCommandError(
                 "REF-4.5", f"the rejected text {target.text!r} is not an action"
+            )
+        if not judged.verdict.legal:  # REF-4.5: a re-recorded action must be legal here
+            v = judged.verdict.violations[0]
+            raise InvalidCommandError(
+                "REF-4.5",
+                f"{target.text!r} is still not legal here ({v.clause}: {v.reason}); a ruling "
+                "records only an action the rules allow where it is recorded",
             )
         return [
             ActionRecorded(

@@ -51,6 +51,7 @@ complete graph is used from the start.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import operator
 from collections.abc import Collection, Mapping, Sequence
@@ -180,11 +181,10 @@ def _ideal_slots(costs: _Costs, rest: Sequence[int]) -> list[tuple[int, int]]:
     slots: list[tuple[int, int]] = []
     carry: int | None = None
     pos, m = 0, len(rest)
+    start, end, halves = costs.start, costs.end, costs.half
     while pos < m:
-        first = costs.start[rest[pos]]
-        stop = pos
-        while stop < m and costs.start[rest[stop]] == first:
-            stop += 1
+        first = rest[pos]
+        stop = bisect.bisect_right(rest, end[first], pos)  # ``rest`` ascends: the group's end
         group = list(rest[pos:stop])
         pos = stop
         if carry is not None:
@@ -195,7 +195,12 @@ def _ideal_slots(costs: _Costs, rest: Sequence[int]) -> list[tuple[int, int]]:
             carry = group.pop()
         if not group:
             continue
-        half = costs.half[group[0]]
+        half = halves[group[0]]
+        if 2 * half == len(group) and group[0] == start[group[0]] == group[-1] - 2 * half + 1:
+            # the whole score group, nobody carried in or out: each meets their shape
+            # partner (as the loop below pairs them), in order (a large round's every group)
+            slots.extend(zip(group[:half], group[half:], strict=True))
+            continue
         present = set(group)
         used: set[int] = set()
         pairs: list[tuple[int, int]] = []
@@ -224,30 +229,38 @@ def _solve_block(
     points, start, half = costs.points, costs.start, costs.half
     top, unit = costs.top, costs.score_unit
     edges: list[tuple[int, int, int]] = []
+    # each player's opponents by their place in the block (``None``: not in it), so the
+    # 2,016 pairs of a block of 64 test an integer in a set, not a name in a list of names
+    find = {player: u for u, player in enumerate(ids)}.get
     # costs.pair(i, j, False) for i < j, inlined: this loop is most of a block's time
     for u in range(b):
         i = nodes[u]
         met, p_i, s_i, h_i, tail = (
-            seats[i].opponents,
+            set(map(find, seats[i].opponents)),
             points[i],
             start[i],
             half[i],
             costs.end[i] - i,
         )
-        for v in range(u + 1, b):
-            if ids[v] in met:
-                continue
-            j = nodes[v]
-            d = p_i - points[j]
-            shape = abs(j - i - h_i) if start[j] == s_i else tail + j - start[j]
-            edges.append((u, v, top - unit * d * d - shape))
+        edges += [
+            (
+                u,
+                v,
+                top
+                - unit * (d := p_i - points[j]) * d
+                - (abs(j - i - h_i) if start[j] == s_i else tail + j - start[j]),
+            )
+            for v, j in enumerate(nodes[u + 1 :], u + 1)
+            if v not in met
+        ]
     graph = rx.PyGraph()
     graph.add_nodes_from(range(b))
     graph.add_edges_from(edges)
     matching = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
     if 2 * len(matching) != b:
         return None
-    pairs = [(nodes[u], nodes[v]) for u, v in matching]
+    # nodes ascend: each pair lower place first, as the ideal slots have them
+    pairs = [(nodes[u], nodes[v]) if u < v else (nodes[v], nodes[u]) for u, v in matching]
     if costs.gaps(pairs) != costs.gaps(slots):
         return None
     return pairs
@@ -273,8 +286,18 @@ def _blocks(
     ids = [s.id for s in seats]
     met = [s.opponents for s in seats]
 
+    start, end, half = costs.start, costs.end, costs.half
+
     def clean(chunk: Sequence[tuple[int, int]]) -> bool:
-        return all(ids[j] not in met[i] and costs.shape(i, j) == 0 for i, j in chunk)
+        for i, j in chunk:  # ``i < j``: no rematch and ``costs.shape(i, j) == 0``, inlined
+            if ids[j] in met[i]:
+                return False
+            if start[i] == start[j]:
+                if j - i != half[i]:
+                    return False
+            elif i != end[i] or j != start[j]:
+                return False
+        return True
 
     pairs: list[tuple[int, int]] = []
     c, n_chunks = 0, len(chunks)
@@ -350,13 +373,16 @@ def _swiss_places(
     if any(map(operator.lt, points, itertools.islice(points, 1, None))):
         raise ValueError("seats must be ordered by points, best first")
     costs = _Costs(seats)
-    eligible = [i for i in range(n) if seats[i].byes == 0]
-    lowest_eligible = eligible[-1] if eligible else n - 1
-    if n > complete_up_to and (n % 2 == 0 or eligible):
-        rest = [i for i in range(n) if n % 2 == 0 or i != lowest_eligible]
+    # the lowest player without a bye, looked for from the bottom (not 10,000 tested)
+    eligible = next((i for i in range(n - 1, -1, -1) if seats[i].byes == 0), None)
+    lowest_eligible = n - 1 if eligible is None else eligible
+    if n > complete_up_to and (n % 2 == 0 or eligible is not None):
+        rest = list(range(n))
+        if n % 2:
+            del rest[lowest_eligible]
         found = _blocks(seats, costs, rest, block)
         if found is not None:
-            ordered = sorted((min(i, j), max(i, j)) for i, j in found)
+            ordered = sorted(found)  # each pair ``(i, j)`` with ``i < j`` already
             return ordered, lowest_eligible if n % 2 else None
     k = n if n <= complete_up_to else start_k
     wanted = (n + 1) // 2

@@ -29,6 +29,7 @@ EV-7.4/EV-I.7 (see ``pod_contributions``).
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
@@ -49,7 +50,9 @@ from referee.tournament.model import (
 
 __all__ = [
     "Contribution",
+    "CountedFigures",
     "MatchResult",
+    "PlacedCounts",
     "Record",
     "Standing",
     "Standings",
@@ -343,6 +346,65 @@ class StandingsCounts(msgspec.Struct, array_like=True, frozen=True):
     figures: list[tuple[int, int, int, int, int, int, int]]
     """points, OMW, GW, OGW: the sort key's figures"""
     results: list[tuple[tuple[int, int], MatchResult]]
+
+
+class PlacedCounts(msgspec.Struct, array_like=True, frozen=True):
+    """What a ranking reads of ``StandingsCounts`` as a snapshot keeps them: the players,
+    their counts and their opponents, each opponent by their place in ``players`` (or past
+    them, in ``others``: a name the counts do not rank); the sums and figures and the
+    results are kept apart (``CountedFigures``). A reader of 10,000 players' 90,000
+    opponents then decodes integers and sums columns by place, where names were decoded,
+    hashed and looked up one by one, and decodes no figure it works out again."""
+
+    players: list[str]
+    others: list[str]
+    """Opponents who are not among ``players`` (none when the counts are a table's own):
+    place ``len(players) + k`` is ``others[k]``."""
+    counts: list[tuple[int, int, int, int, int, int, int, int]]
+    opponents: list[list[int]]
+
+    @classmethod
+    def of(cls, counts: StandingsCounts) -> PlacedCounts:
+        """``counts`` with their opponents placed (their figures and results left out)."""
+        players = counts.players
+        place = dict(zip(players, range(len(players)), strict=True))
+        others: list[str] = []
+        get = place.__getitem__
+        try:
+            opponents = [list(map(get, met)) for met in counts.opponents]
+        except KeyError:  # an opponent the counts do not rank: placed after them
+            for name in itertools.chain.from_iterable(counts.opponents):
+                if name not in place:
+                    place[name] = len(place)
+                    others.append(name)
+            opponents = [list(map(get, met)) for met in counts.opponents]
+        return cls(players=players, others=others, counts=counts.counts, opponents=opponents)
+
+    def named(
+        self,
+        figured: CountedFigures | None = None,
+        results: list[tuple[tuple[int, int], MatchResult]] | None = None,
+    ) -> StandingsCounts:
+        """These counts with their opponents by name, ``figured``'s sums and figures and
+        ``results`` (not given: left empty)."""
+        names = [*self.players, *self.others] if self.others else self.players
+        get = names.__getitem__
+        return StandingsCounts(
+            players=self.players,
+            counts=self.counts,
+            opponents=[list(map(get, met)) for met in self.opponents],
+            sums=figured.sums if figured is not None else [],
+            figures=figured.figures if figured is not None else [],
+            results=results if results is not None else [],
+        )
+
+
+class CountedFigures(msgspec.Struct, array_like=True, frozen=True):
+    """The rest of ``StandingsCounts`` but their results, kept apart from ``PlacedCounts``:
+    the opponents' sums and the sort key's figures, row by row."""
+
+    sums: list[tuple[int, int, int, int]]
+    figures: list[tuple[int, int, int, int, int, int, int]]
 
 
 class Standings:
@@ -898,7 +960,7 @@ def advanced(
 
 
 def ranked(
-    counts: StandingsCounts,
+    counts: StandingsCounts | PlacedCounts,
     settings: Settings,
     entrants: Iterable[Entrant],
     changes: Mapping[TableKey, MatchResult | None],
@@ -906,14 +968,21 @@ def ranked(
     """Every player best first with their points, as ``advanced`` would order them (its
     counts are not built). Of ``counts.results`` only the changed tables' are read: counts
     whose results hold none of those (a pairing after the round's slips) may leave the
-    others out."""
+    others out (``PlacedCounts`` hold none: the caller knows none of them changed)."""
     people = {e.id: e for e in entrants}
-    slips = _ranked_slips(counts, settings, people, changes)
+    if isinstance(counts, PlacedCounts):
+        placed: PlacedCounts | None = counts
+    else:
+        kept = counts.results
+        changed = bool(kept) and not {key for key, _ in kept}.isdisjoint(changes)
+        placed = None if changed else PlacedCounts.of(counts)
+    slips = None if placed is None else _ranked_slips(placed, settings, people, changes)
     if slips is not None:
         return slips
-    moved = _moved(counts, settings, people.values(), changes)
-    if moved is None:
-        return [(p, figures[0]) for p, figures in zip(counts.players, counts.figures, strict=True)]
+    named = counts.named() if isinstance(counts, PlacedCounts) else counts
+    moved = _moved(named, settings, people.values(), changes)
+    if moved is None:  # nothing changed: the counts' order, with their points
+        return [(p, row[0]) for p, row in zip(counts.players, counts.counts, strict=True)]
     people, tallies, _ = moved
     return [(p, tallies[p].points) for p in _ordered(people, _figured(tallies, floor_of(settings)))]
 
@@ -922,22 +991,22 @@ _ORDER = attrgetter("order")
 
 
 def _ranked_slips(
-    counts: StandingsCounts,
+    counts: PlacedCounts,
     settings: Settings,
     people: Mapping[str, Entrant],
     changes: Mapping[TableKey, MatchResult | None],
 ) -> list[tuple[str, int]] | None:
     """``ranked`` where every change is a new two-player slip of players the counts hold,
-    and they hold every player of ``people`` (a pairing after a round's slips): worked out
-    in columns of integers, one a figure, the players by their place in the counts, with
-    no ``_Tally`` made and the passes over 10,000 players in C (``map``, ``zip``, ``sum``).
-    The same figures as ``_figured`` and the same order as ``_ordered``: property-tested
-    against them. ``None``: another case (``_moved``'s)."""
+    none of them a table the counts hold a result of, and they hold every player of
+    ``people`` (a pairing after a round's slips): worked out in columns of integers, one a
+    figure, the players and their opponents by their place in the counts, with no
+    ``_Tally`` made, no name looked up but the slips' players, and the passes over 10,000
+    players in C (``map``, ``zip``, ``sum``). The same figures as ``_figured`` and the
+    same order as ``_ordered``: property-tested against them. ``None``: another case
+    (``_moved``'s)."""
     players = counts.players
     index = dict(zip(players, range(len(players)), strict=True))
-    if not changes or not players or index.keys() != people.keys():
-        return None
-    if counts.results and not {key for key, _ in counts.results}.isdisjoint(changes):
+    if not changes or not players or counts.others or index.keys() != people.keys():
         return None
     columns = list(zip(*counts.counts, strict=True))
     points, possible, game_points, games = (list(column) for column in columns[:4])
@@ -964,8 +1033,8 @@ def _ranked_slips(
         possible[j] += b.possible
         game_points[j] += b.game_points
         games[j] += b.games
-        opponents[i] = [*opponents[i], second]
-        opponents[j] = [*opponents[j], first]
+        opponents[i] = [*opponents[i], j]
+        opponents[j] = [*opponents[j], i]
     floor = floor_of(settings)
     # as ``_figured``: a handful of distinct (points, possible) pairs, each raised once
     mw_pairs = list(zip(points, possible, strict=True))
@@ -977,14 +1046,13 @@ def _ranked_slips(
     )
     mw_scaled = {pair: n * (unit // d) for pair, (n, d) in mw_ratio.items()}
     gw_scaled = {pair: n * (unit // d) for pair, (n, d) in gw_ratio.items()}
-    mw_of = dict(zip(players, map(mw_scaled.__getitem__, mw_pairs), strict=True))
+    mw_column = list(map(mw_scaled.__getitem__, mw_pairs))
     gw_column = list(map(gw_scaled.__getitem__, gw_pairs))
-    gw_of = dict(zip(players, gw_column, strict=True))
     met = list(map(len, opponents))
     lengths = set(met)
     spread = math.lcm(*(lengths - {0})) if lengths - {0} else 1
-    opp_mw = list(map(sum, map(map, repeat(mw_of.__getitem__), opponents)))
-    opp_gw = list(map(sum, map(map, repeat(gw_of.__getitem__), opponents)))
+    opp_mw = list(map(sum, map(map, repeat(mw_column.__getitem__), opponents)))
+    opp_gw = list(map(sum, map(map, repeat(gw_column.__getitem__), opponents)))
     if 0 in lengths:  # a player without an opponent yet stands at the floor
         floor_scaled = floor.numerator * (unit // floor.denominator) * spread
         omw = [s * (spread // n) if n else floor_scaled for s, n in zip(opp_mw, met, strict=True)]

@@ -315,8 +315,15 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
         number = self.current_round
         if not number:
             return None
+        tables = self.tables
         for pairing in self.rounds[number].pairings:
-            if pairing.table is not None and self.result(number, pairing.table) is None:
+            table = pairing.table
+            if table is None:
+                continue
+            state = tables.get((number, table))
+            if state is not None and type(state.reported) is Score:
+                continue  # a slip stands as given (``result``): a round's 5,000, one lookup each
+            if self.result(number, table) is None:
                 return number
         return None
 
@@ -445,8 +452,11 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
             return walked, counted
         old_met, old_byes, numbers = older
         none: tuple[str, ...] = ()
-        met: dict[str, Collection[str]] = {p: old_met.get(p, none) for p in self.players}
-        byes: dict[str, int] = dict.fromkeys(self.players, 0)
+        met: dict[str, Collection[str]] = dict.fromkeys(self.players, none)
+        met.update(old_met)  # copied with their hashes: no name hashed or looked up again
+        if len(met) != len(self.players):  # kept opponents of someone not a player
+            met = {p: old_met.get(p, none) for p in self.players}
+        byes: dict[str, int] = dict.fromkeys(met, 0)
         for player, count in old_byes.items():
             byes[player] += count
         rounds = [self.rounds[n] for n in self.rounds if n not in numbers]
@@ -562,27 +572,33 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
             ranked = (
                 ranking if ranking is not None else [(s.player, s.points) for s in self.standings()]
             )
-            order = [player for player, _ in ranked if player in active]
-            points = dict(ranked)
+            return [  # in one pass over the ranking (10,000 players)
+                Seat(
+                    id=p,
+                    points=points,
+                    opponents=met[p],
+                    byes=byes[p],
+                    table=active[p].table,
+                )
+                for p, points in ranked
+                if p in active
+            ]
+        seed = self.settings.seed if self.settings is not None else msgspec.UNSET
+        if isinstance(seed, int):  # the seeded draw stands in for registration (EV-5.6)
+            drawn = {p: i for i, p in enumerate(seeded_order(seed, round_number, active))}
         else:
-            seed = self.settings.seed if self.settings is not None else msgspec.UNSET
-            if isinstance(seed, int):  # the seeded draw stands in for registration (EV-5.6)
-                drawn = {p: i for i, p in enumerate(seeded_order(seed, round_number, active))}
-            else:
-                drawn = {p: active[p].order for p in active}
-            order = sorted(
-                active,
-                key=lambda p: (
-                    active[p].rating is None,
-                    -(active[p].rating or 0),
-                    drawn[p],
-                ),
-            )
-            points = {}
+            drawn = {p: active[p].order for p in active}
+        order = sorted(
+            active,
+            key=lambda p: (
+                active[p].rating is None,
+                -(active[p].rating or 0),
+                drawn[p],
+            ),
+        )
         return [
             Seat(
                 id=p,
-                points=points.get(p, 0),
                 opponents=met[p],
                 byes=byes[p],
                 table=active[p].table,

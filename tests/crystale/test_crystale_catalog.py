@@ -249,6 +249,16 @@ def test_cr_3_7_crystals_of_the_catalog_spelled_as_the_catalog() -> None:
     assert "the catalog spells it 'Kiln Surge'" in verdict.violations[0].reason
 
 
+def test_cr_3_7_a_misspelt_crystal_is_answered_with_the_closest_names() -> None:
+    """A referee's typo in a pool file is answered as a typo in an entry is: did you mean."""
+    deck = _with(FIRE_POOL, Kiln_Surge=2, Kiln_Srge=1)
+    (violation,) = RULES.check_deck(make_setup(), "p1", deck).violations
+    assert violation.clause == "CR-3.7"
+    assert violation.reason.endswith(
+        "Kiln Srge is not a crystal of the catalog; did you mean Kiln Surge?"
+    )
+
+
 def test_cr_i_21_fewer_than_three_servants_is_refused() -> None:
     few = _with(
         FIRE_POOL,

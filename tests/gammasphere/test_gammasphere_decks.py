@@ -66,6 +66,17 @@ def test_gs_3_4_every_listed_card_is_in_the_catalog_as_spelled() -> None:
     assert any(c == "GS-3.4" and "Fire Imp" in r for c, r in reasons)
 
 
+def test_gs_3_4_a_misspelt_card_is_answered_with_the_closest_names() -> None:
+    verdict = RULES.check_deck(setup(), "p1", decklist("4 Ion Lancr\n36 Pylon"))
+    assert [(v.clause, v.reason) for v in verdict.violations] == [
+        (
+            "GS-3.4",
+            "Ion Lancr is not a card of the catalog 'Example cards (invented)'; "
+            "did you mean Ion Lancer?",
+        )
+    ]
+
+
 def test_gs_i_1_decks_need_an_opening_hand_by_default_and_40_to_60_by_variant() -> None:
     assert clauses("7 Pylon") == []
     assert clauses("6 Pylon") == ["GS-I.1"]

@@ -46,3 +46,16 @@ def test_a_kind_both_handled_and_refused_or_unknown_fails_when_the_tables_are_bu
         refuse_changes(tables, ("tap",), "REF-6.3", "no")
     with pytest.raises(KeyError, match="flip"):
         refuse_changes(change_tables(int, "Counters"), ("flip",), "REF-6.3", "no")
+
+
+@pytest.mark.parametrize("text", ["mve p1 hand>discard", "stat #1 attack 300", ";"])
+def test_ref_6_3_text_that_is_no_change_is_refused_naming_the_clause(text: str) -> None:
+    """A referee's typo in an adjustment is refused like a typo in an entry: with the clause
+    that lists the primitive changes (REF-6.3), not a bare 'cannot read'."""
+    from referee.errors import AdjustmentSyntaxError
+    from referee.kit.adjustments import parse_adjustment
+
+    with pytest.raises(AdjustmentSyntaxError) as refused:
+        parse_adjustment(text)
+    assert refused.value.clause == "REF-6.3"
+    assert str(refused.value).startswith("REF-6.3: ")

@@ -79,9 +79,13 @@ def test_px_3_4_px_i_21_a_player_with_no_motes_draws_none() -> None:
 
 
 def test_px_3_5_a_draw_naming_motes_the_bag_lacks_is_rejected() -> None:
+    """The reason says how many the draw names beyond the bag: 'holds 2 red; cannot give 1
+    red' for a draw of three red read to a referee as if the bag lacked a red it holds."""
     state = started(2)
-    assert_illegal(state, "p1: draw Y R R G G", "PX-3.5", "holds 2 red", "cannot give 1 yellow")
-    assert_illegal(state, "p1: draw R R R G G", "PX-3.5", "cannot give 1 red")
+    assert_illegal(
+        state, "p1: draw Y R R G G", "PX-3.5", "holds 2 red", "names 1 yellow more than that"
+    )
+    assert_illegal(state, "p1: draw R R R G G", "PX-3.5", "names 1 red more than that")
 
 
 def test_px_4_1_commit_to_own_palette_progress_and_creation_cards_then_pass() -> None:

@@ -20,7 +20,15 @@ from referee.tournament import (
     Standings,
     compute_standings,
 )
-from referee.tournament.standings import _ranked_slips, advanced, ranked, table_of
+from referee.tournament.standings import (
+    CountedFigures,
+    PlacedCounts,
+    StandingsCounts,
+    _ranked_slips,
+    advanced,
+    ranked,
+    table_of,
+)
 
 SCORES = [
     Score(2, 0),
@@ -216,15 +224,44 @@ def test_a_rounds_new_slips_rank_in_columns_as_the_table_orders(
         (s.player, s.points) for s in compute_standings(entrants, final.values(), settings_)
     ]
     people = {e.id: e for e in entrants}
-    assert _ranked_slips(kept, settings_, people, changes) == expected
+    placed = PlacedCounts.of(kept)  # as a snapshot keeps them: opponents by place
+    figured = CountedFigures(sums=kept.sums, figures=kept.figures)
+    assert placed.named(figured, kept.results) == kept
+    assert _ranked_slips(placed, settings_, people, changes) == expected
+    assert ranked(kept, settings_, entrants, changes) == expected
     bare = msgspec.structs.replace(kept, results=[])
-    assert _ranked_slips(bare, settings_, people, changes) == expected
     assert ranked(bare, settings_, entrants, changes) == expected
+    assert ranked(placed, settings_, entrants, changes) == expected
     if first:  # a correction of a kept result is the general path's
         key = next(iter(first))
-        assert _ranked_slips(kept, settings_, people, {**changes, key: None}) is None
+        assert _ranked_slips(placed, settings_, people, {**changes, key: None}) is None
+        corrected = {k: r for k, r in final.items() if k != key}
+        scratch = compute_standings(entrants, corrected.values(), settings_)
+        taken_back = [(s.player, s.points) for s in scratch]
+        assert ranked(kept, settings_, entrants, {**changes, key: None}) == taken_back
     late = Entrant(id="late", name="Late", order=len(entrants))
-    assert _ranked_slips(kept, settings_, {**people, "late": late}, changes) is None
+    assert _ranked_slips(placed, settings_, {**people, "late": late}, changes) is None
+
+
+def test_placed_counts_keep_an_opponent_they_do_not_rank() -> None:
+    """EV-4.1: kept counts name each opponent by place; an opponent who is not one of the
+    counts' players (never so in a table's own counts) is kept past them and read back by
+    name, and the column ranking leaves such counts to the general path."""
+    counts = StandingsCounts(
+        players=["a", "b"],
+        counts=[(3, 3, 6, 3, 1, 0, 0, 0), (0, 3, 0, 3, 0, 1, 0, 0)],
+        opponents=[["b", "ghost"], ["a"]],
+        sums=[(0, 1, 0, 1), (1, 1, 1, 1)],
+        figures=[(3, 1, 3, 1, 1, 1, 3), (0, 1, 1, 1, 3, 1, 1)],
+        results=[],
+    )
+    placed = PlacedCounts.of(counts)
+    assert placed.opponents == [[1, 2], [0]]
+    assert placed.others == ["ghost"]
+    assert placed.named(CountedFigures(sums=counts.sums, figures=counts.figures)) == counts
+    people = {p: Entrant(id=p, name=p, order=n) for n, p in enumerate(counts.players)}
+    slip = MatchResult(round=2, players=("a", "b"), score=Score(2, 0))
+    assert _ranked_slips(placed, Settings(game="x"), people, {(2, 1): slip}) is None
 
 
 @settings(max_examples=60, deadline=None)

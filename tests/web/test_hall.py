@@ -293,6 +293,64 @@ def test_a_games_time_limit_over_http_and_on_its_table_page(
     assert "REF-10.1" in ended.text
 
 
+def test_extra_time_from_the_table_page_of_an_event_game(
+    client: TestClient[Litestar], tokens: Tokens, event: str, store: str
+) -> None:
+    """EV-9.4 at the table: the head referee and that table's referee give its table extra
+    time from the game's page (the service's one extension, as the clock page and
+    'referee event extend' give it); another table's referee, the scorekeeper, a player
+    and the public are offered no form and refused; a game of an earlier round is refused:
+    its table number names other players now."""
+    with open_service(Path(store)) as svc:
+        svc.event_clock(event, "start")
+        pairings = svc.event_pairings(event)
+    game = pairings[0].games[0]  # table 1
+    page = f"/games/{game}"
+    tom = table_token(store, event, "1", name="Tom")
+    tia = table_token(store, event, "2", name="Tia")
+    json_answer = {"Accept": "application/json"}
+
+    def extend(token: str, minutes: str, reason: str = "deck check") -> Any:
+        body = {"minutes": minutes, "reason": reason}
+        return client.post(f"{page}/do/extend", data=body, headers=auth(token, **json_answer))
+
+    for staff in (tokens["head"], tom):
+        shown = client.get(page, headers=auth(staff)).text
+        assert 'id="tool-extend"' in shown
+        assert f'action="/games/{game}/do/extend"' in shown
+    for other in (tia, tokens["scorekeeper"], tokens["ann"], tokens["public"]):
+        assert 'id="tool-extend"' not in client.get(page, headers=auth(other)).text
+        refused = extend(other, "5")
+        assert refused.status_code == 403, refused.text
+    done = extend(tom, "5")
+    assert done.status_code == 201, done.text
+    assert done.json() == {
+        "ok": True,
+        "message": "table 1: 5 more minutes (deck check); 5 in all this round",
+    }
+    again = extend(tokens["head"], "2", "ruling")
+    assert again.json()["message"].endswith("; 7 in all this round"), again.text
+    bad = extend(tokens["head"], "0")
+    assert (bad.status_code, bad.json()["ok"]) == (400, False)
+    assert bad.json()["message"].startswith("EV-9.4: "), bad.text
+    with open_service(Path(store)) as svc:
+        assert svc.event_clock_view(event).tables[0].extension_minutes == 7
+        audit = svc.event_audit(event)["entries"]
+        given = [
+            (e["table"], e["minutes"], e["by"]) for e in audit if e["what"] == "time extension"
+        ]
+        assert given == [(1, 5, "Tom"), (1, 2, "Hera")], given
+        svc.event_result(event, ["1=2-0-0", "2=2-0-0"])
+        svc.event_pair(event)
+    # round 2 is paired: the round-1 game's page no longer offers it, and a post is refused
+    assert 'id="tool-extend"' not in client.get(page, headers=auth(tokens["head"])).text
+    late = extend(tokens["head"], "3")
+    assert late.status_code == 400, late.text
+    assert late.json()["message"] == (
+        f"EV-9.4: game {game} was played in round 1, not the current round"
+    )
+
+
 def test_the_queue_for_a_scorekeeper_and_the_live_settings(
     client: TestClient[Litestar], tokens: Tokens, event: str
 ) -> None:
@@ -396,3 +454,30 @@ def test_the_clock_page_controls_for_the_head_and_a_table_referee(
         marks = [line.text for line in svc.event_log(event) if line.kind == "clock-marked"]
         assert [m.split(" clock ")[1].split(" ")[0] for m in marks] == ["started", "paused"]
         assert svc.event_clock_view(event).tables[1].extension_minutes == 4
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no browser: {CHROMIUM}")
+def test_a_table_referee_gives_extra_time_from_the_table_page(
+    browser: Any, event: str, store: str, request: pytest.FixtureRequest
+) -> None:
+    """EV-9.4 at the table: the table's referee opens 'Give extra time' on the game's page,
+    gives 5 minutes for a ruling, and the page's own clock shows them at once (no reload)."""
+    server: ThreadServer = request.getfixturevalue("live_server")
+    with open_service(Path(store)) as svc:
+        svc.event_clock(event, "start")
+        game = svc.event_pairings(event)[0].games[0]  # table 1
+    tom = signed_in(browser, server.base, table_token(store, event, "1", name="Tom"))
+    tom.goto(f"{server.base}/games/{game}")
+    tom.click("#tool-extend summary")
+    tom.fill("#extend-minutes", "5")
+    tom.fill("#extend-reason", "ruling")
+    tom.click("#extend-submit")
+    tom.wait_for_function("document.getElementById('result').textContent.includes('5 more')")
+    assert tom.inner_text("#result") == "table 1: 5 more minutes (ruling); 5 in all this round"
+    tom.wait_for_function(
+        "document.querySelector('#table-clock .clock-ext').textContent === '+5 min'"
+    )
+    assert not tom.errors
+    tom.context.close()
+    with open_service(Path(store)) as svc:
+        assert svc.event_clock_view(event).tables[0].extension_minutes == 5

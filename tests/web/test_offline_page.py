@@ -86,3 +86,53 @@ def test_a_players_page_shows_its_last_pairing_while_the_network_is_down(
     page.context.set_offline(False)
     assert page.errors == []
     page.context.close()
+
+
+def test_a_table_page_already_opened_reloads_offline_with_its_outbox(
+    browser: Any,  # noqa: F811 - the module's browser fixture
+    live_server: ThreadServer,
+    tokens: Tokens,
+    store: str,
+) -> None:
+    """A service worker keeps the table page: offline, a reload shows the last copy, with
+    the position last seen (the page was first drawn before the entry that moved it) and
+    the outbox's pending entries; entries taken after the reload are sent, when the server
+    answers, on that position, so they are merged (no false 'Branches disagree'). Signing
+    in forgets the kept pages (a referee's view is the last holder's)."""
+    base = live_server.base
+    game = new_game(base, tokens["head"], {"game": "prizmik", "players": {"red": "A", "blue": "B"}})
+    page = signed_in(browser, base, tokens["head"])
+    page.goto(f"{base}/games/{game}")  # drawn at version 1, before any worker was there
+    page.wait_for_function("!!navigator.serviceWorker.controller")
+    kept = f"async () => !!(await caches.match('/games/{game}'))"
+    page.wait_for_function(kept)  # the page opened before the worker, put in its cache
+    page.fill("#entry", "e1>e2")
+    page.press("#entry", "Enter")
+    page.wait_for_function("Number(document.getElementById('table').dataset.version) === 2")
+
+    page.context.set_offline(True)
+    page.fill("#entry", "e8>e7")
+    page.press("#entry", "Enter")
+    page.wait_for_function("document.querySelectorAll('#outbox .pending').length === 1")
+    answered = page.reload()
+    assert answered is not None
+    assert answered.from_service_worker
+    page.wait_for_function("Number(document.getElementById('table').dataset.version) === 2")
+    assert "e1>e2" in page.inner_text("#log")  # the kept panel's position, not the page's
+    assert page.locator("#outbox .pending").all_inner_texts() == ["e8>e7 — pending, not yet judged"]
+    page.fill("#entry", "e2>e3")
+    page.press("#entry", "Enter")
+    page.wait_for_function("document.querySelectorAll('#outbox .pending').length === 2")
+
+    page.context.set_offline(False)
+    page.wait_for_function(
+        "document.querySelectorAll('#outbox .pending').length === 0", timeout=30_000
+    )
+    assert "judged and stored" in page.inner_text("#result")
+    assert page.errors == []
+    with open_service(store) as svc:
+        view = svc.load(game)
+        assert [e.notation for e in view.standing] == ["e1>e2", "e8>e7", "e2>e3"]
+    page.goto(f"{base}/login")
+    page.wait_for_function("async () => !(await caches.has('referee-table-v1'))")
+    page.context.close()

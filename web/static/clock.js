@@ -96,6 +96,7 @@
   }
   paint();
   sync();
+  document.addEventListener("referee:clock", sync);  // the page changed the clock (table.js)
   setInterval(paint, 250);
   setInterval(sync, 5000);
 })();

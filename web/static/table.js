@@ -9,6 +9,27 @@
   const api = "/api/games/" + encodeURIComponent(gameId);
   const $ = (id) => document.getElementById(id);
 
+  // -- a reload while the server cannot be reached (REF-9.4) ---------------------------------
+  // table-sw.js keeps the last copy of this page and of its panel: offline, a reload shows
+  // them and the outbox below is the same. A page opened before the worker was there is put
+  // in its cache here, once. The newest version this tab has seen is kept for the tab: a
+  // kept page older than that reads its kept panel, so entries taken after the reload are
+  // based on the position last seen, not on the page's older one (no false branch).
+  const CACHE = "referee-table-v1";  // table-sw.js's, forgotten at sign-in (login.html)
+  if (navigator.serviceWorker) {
+    const controlled = !!navigator.serviceWorker.controller;
+    navigator.serviceWorker.register("/table-sw.js", { scope: "/games/" })
+      .then(() => { if (!controlled && window.caches) return caches.open(CACHE).then((c) => c.add(location.pathname)); })
+      .catch(() => {});
+  }
+  const seenKey = "referee-seen:" + gameId;
+  function seen(v) {
+    try { sessionStorage.setItem(seenKey, String(v)); } catch (e) { /* no storage: nothing kept */ }
+  }
+  function lastSeen() {
+    try { return Number(sessionStorage.getItem(seenKey) || 0); } catch (e) { return 0; }
+  }
+
   function clauseHtml(v) {
     return '<span class="clause">' + esc(v.clause) + "</span> " + esc(v.reason);
   }
@@ -48,7 +69,9 @@
       const response = await fetch("/games/" + encodeURIComponent(gameId) + "/panel", { credentials: "same-origin" });
       if (response.ok) {
         const p = await response.json();
+        if (p.version < version) return;  // a kept copy older than the page (table-sw.js)
         version = p.version;
+        seen(version);
         root.dataset.version = String(version);
         $("board").innerHTML = p.board;
         $("status").textContent = p.status;
@@ -353,6 +376,8 @@
       if (data.ok) {
         form.reset();  // what was sent is done: the redraw keeps only what is typed elsewhere
         await reloadToolkit();
+        // extra time given: the table's clock (clock.js) reads the round clock again now
+        if (form.dataset.tool === "extend") document.dispatchEvent(new CustomEvent("referee:clock"));
       }
       else freshKey(form);  // the refused values are kept; corrected, they go under a key of their own
       // a refusal before the form was read (the role may not: a guard's) is a problem document
@@ -368,5 +393,7 @@
   });
   const flip = $("flip");
   if (flip) flip.addEventListener("click", () => root.classList.toggle("flipped"));
+  if (lastSeen() > version) refresh();  // a kept page: the position last seen (table-sw.js)
+  else seen(version);
   follow();
 })();

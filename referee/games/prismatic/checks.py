@@ -207,7 +207,8 @@ def _draw(state: PrismaticState, action: model.DrawMotes, seat: str) -> Verdict:
     if short:
         return _bad(
             "PX-3.5",
-            f"{where}{seat}'s bag holds {motes_words(bag)}; it cannot give {motes_words(short)}",
+            f"{where}{seat}'s bag holds {motes_words(bag)}; the draw names "
+            f"{motes_words(short)} more than that",
         )
     if shown.total != expected:
         clause = "PX-3.4" if refilled else ("PX-3.2" if bag.total >= 5 else "PX-3.3")
@@ -758,7 +759,9 @@ def _forgo(state: PrismaticState, action: model.Forgo, seat: str) -> Verdict:
         return _bad("PX-15.4", "no starter-token auction is open")
     if auction.floor < 0 and state.table.opening_forgo == "refuse":
         # PX-I.32, opening_forgo=refuse: PX-I.9 as it read before (games recorded then)
-        return _bad("PX-I.9", "only a tied bidder forgoes; in the first round 'bid 0' makes no bid")
+        return _sealed_refusal(
+            "PX-I.9", "only a tied bidder forgoes; in the first round 'bid 0' makes no bid", seat
+        )
     return LEGAL  # a tied bidder drops out; in a first round it makes no bid (PX-14.4, PX-I.32)
 
 
