@@ -23,6 +23,11 @@ applied action does:
   only once every other enemy unit is gone), when it may end, and taking damage back;
 - frontline hits (PM-6.1 to PM-6.3): a built enemy ``undefendable`` unit, attack at least
   its health unless fragile, the damage taken as a block's;
+- purchases with consumed units (PM-5.1 to PM-5.3, PM-5.11, PM-I.2, PM-I.13): each listed
+  purchase or click that consumes, with a unit fewer, one more or one swapped, legal exactly
+  when the data's ``buySac``/``abilitySac`` kinds and numbers are met by built, not exhausted
+  units that have clicked if they can; a purchase's unit and the units its ``buyScript``
+  makes under construction for their build time or delay;
 - selling back a purchase (PM-5.9, PM-I.13): a unit bought this turn whose made units are in
   play; cost and supply back, what it made gone, what it consumed back;
 - the start of a turn (PM-1.2, PM-3.1 to PM-3.5, PM-I.12, PM-I.17 default): resets,
@@ -314,6 +319,18 @@ def may_breach(state: PrismataState, uid: int, read: Readings) -> bool:
     return True
 
 
+def may_buy(state: PrismataState, shadow: Shadow, action: Buy) -> bool:
+    """PM-5.1 to PM-5.3: in the action phase, supply left, the cost covered and exactly the
+    units the data's ``buySac`` names consumed."""
+    seat = state.active
+    if state.phase != "action" or state.supply.get(action.unit, (0, 0))[seat] <= 0:
+        return False
+    d = data(action.unit)
+    if not covers(res_of(state, seat), amount(d.get("buyCost", "0"))):
+        return False
+    return consume_ok(state, shadow, d.get("buySac", []), action.consume, 0)
+
+
 def may_strike(state: PrismataState, uid: int) -> bool:
     """PM-6.1, PM-6.2: a built enemy frontline (``undefendable``) unit, in the action phase,
     with attack at least its health unless it is fragile."""
@@ -364,9 +381,29 @@ def expected_legal(state: PrismataState, shadow: Shadow, action: PrismataAction)
         return may_strike(state, action.unit)
     if isinstance(action, Sell):
         return may_sell(state, shadow, action.unit)
+    if isinstance(action, Buy):
+        return may_buy(state, shadow, action)
     if isinstance(action, End):
         return may_end(state, shadow)
     return None
+
+
+def consume_probes(state: PrismataState, listed: list[PrismataAction]) -> list[PrismataAction]:
+    """Each listed action that consumes, with one unit fewer, one more, and one swapped for
+    another own unit of the same kind (PM-5.3)."""
+    out: list[PrismataAction] = []
+    mine = [u for u in state.units.values() if u.owner == state.active]
+    for a in listed:
+        if not isinstance(a, Buy | Click) or not a.consume:
+            continue
+        named = list(a.consume)
+        first = state.units[named[0]]
+        spare = [u.id for u in mine if u.id not in named and getattr(a, "unit", 0) != u.id]
+        same = [u for u in spare if state.units[u].kind == first.kind]
+        variants_ = [tuple(named[:-1]), tuple(named + spare[:1])]
+        variants_ += [tuple([o, *named[1:]]) for o in same]
+        out += [msgspec.structs.replace(a, consume=v) for v in variants_]
+    return out
 
 
 def probes(state: PrismataState, shadow: Shadow) -> list[PrismataAction]:
@@ -623,6 +660,36 @@ def check_end(before: PrismataState, after: PrismataState, shadow: Shadow) -> No
     check_start(pre, after, 1 - seat, shadow)
 
 
+def check_bought(before: PrismataState, after: PrismataState, action: Buy) -> None:
+    """PM-5.1, PM-5.3, PM-5.11, PM-5.12, PM-I.2 (construct), PM-I.13: the cost paid, the
+    consumed units gone, the unit under construction for its build time (absent: 1), the
+    units its purchase makes under construction for the effect's delay; a spell gone."""
+    seat = before.active
+    d = data(action.unit)
+    assert res_of(after, seat) == plus(res_of(before, seat), amount(d.get("buyCost", "0")), -1)
+    assert set(before.units) - set(after.units) == set(action.consume), "PM-5.3"
+    made = []
+    if not d.get("spell"):
+        made.append(
+            (
+                seat,
+                action.unit,
+                health_of(action.unit),
+                0,
+                int(d.get("buildTime", 1)),
+                0,
+                int(d.get("lifespan", 0)),
+                int(d.get("charge", 0)),
+            )
+        )
+    for who, kind, health, chill, _, delay, life, stamina in made_facts(
+        d.get("buyScript", {}).get("create", []), seat
+    ):
+        made.append((who, kind, health, chill, delay, 0, life, stamina))
+    new = [facts(u) for k, u in after.units.items() if k not in before.units]
+    assert sorted(new) == sorted(made), (action.unit, "PM-5.11")
+
+
 def check_sell(before: PrismataState, after: PrismataState, shadow: Shadow, uid: int) -> None:
     """PM-5.9: the cost and the supply back, the unit and what it made gone, what it
     consumed back as it was."""
@@ -661,6 +728,7 @@ def check_applied(
     elif isinstance(action, End):
         check_end(before, after, shadow)
     elif isinstance(action, Buy):
+        check_bought(before, after, action)
         new = sorted(set(after.units) - set(before.units))
         shadow.arrived.update(new)
         if new and after.units[new[0]].kind == action.unit:  # not a spell (PM-I.13)
@@ -771,6 +839,9 @@ def play(
                 got = RULES.check(state, probe).legal
                 assert got == want, (probe, state.phase, got)
         actions = list(RULES.legal_actions(state))
+        for probe in [a for a in actions if isinstance(a, Buy)] + consume_probes(state, actions):
+            got = RULES.check(state, probe).legal
+            assert got == expected_legal(state, shadow, probe), (probe, got)
         clicks = [a for a in actions if isinstance(a, Click)]
         undos = [a for a in actions if isinstance(a, Undo | Unbreach)]
         buys = [a for a in actions if isinstance(a, Buy)]
