@@ -283,8 +283,11 @@ def run() -> None:
             else:
                 sys.stderr.write(f"error: {message}{where}\n")
         except click_exception as exc:
-            exc.show()
             code = exc.exit_code
+            if json_asked(argv):
+                face.emit_json_error(" ".join(exc.format_message().split()), code)
+            else:
+                exc.show()
         except typer.Abort:
             sys.stderr.write("Aborted!\n")
             code = 1
