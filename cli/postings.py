@@ -114,6 +114,7 @@ def verify(
                         else "later results add to it; no correction changes it"
                     )
                 )
+            typer.echo(f"  verdict: {report.verdict}: {report.answer}")
         if not report.ok:
             raise typer.Exit(EXIT_REJECTED)
 

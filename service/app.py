@@ -388,6 +388,8 @@ class RefereeService:
     event_posting = _Via(lambda s: s.parts.postings.event_posting)
     newest_checkpoint = _Via(lambda s: s.parts.postings.newest_checkpoint)
     verify_event_posting = _Via(lambda s: s.parts.postings.verify_event_posting)
+    public_key_of = _Via(lambda s: s.parts.postings.public_key_of)
+    event_public_key = _Via(lambda s: s.parts.postings.event_public_key)
 
     # -- the room (service.room_service.RoomService) -----------------------------------------
     queue = _Via(lambda s: s.parts.room.queue)

@@ -66,12 +66,16 @@ __all__ = [
     "PostingCheck",
     "PostingReport",
     "Postings",
+    "PublicKey",
+    "Verdict",
     "by_name",
+    "fingerprint",
     "list_events",
     "make_posting",
     "pairings_rows",
     "player_line",
     "player_rounds",
+    "public_key_text",
     "read_posting",
     "standing_dicts",
     "standings_json",
@@ -127,6 +131,14 @@ class Change(msgspec.Struct, frozen=True, kw_only=True):
         return said
 
 
+Verdict = Literal["current", "superseded", "altered", "other-key", "unchecked", ""]
+"""The plain answer to "is this posting genuine?" (``_verdict``): *current* (it holds and
+the rows are still today's), *superseded* (it holds, but the event moved on: a correction or
+later results change its rows), *altered* (a check failed: what does not match is named),
+*other-key* (its checkpoint was not signed by the key given), *unchecked* (it matches the
+store's facts, but no key was given, so its signature was not checked)."""
+
+
 class PostingReport(msgspec.Struct, kw_only=True):
     event: str
     kind: str
@@ -137,6 +149,39 @@ class PostingReport(msgspec.Struct, kw_only=True):
     checks: list[PostingCheck]
     corrections: list[Change] = []
     unchanged: bool = True
+    verdict: Verdict = ""
+    answer: str = ""  # the verdict in one or two sentences, what the pages and the CLI print
+    newer: int | None = None
+    """For a superseded posting: the fact a later posting of the same rows (at the newest
+    checkpoint) is computed at, when one exists; ``None`` while what changed it is unsealed."""
+
+
+class PublicKey(msgspec.Struct, frozen=True, kw_only=True):
+    """A public key that seals the store, as a page publishes it: the key (64 hex digits,
+    what ``--public-key`` and the verify page take) and its fingerprint (its first 16 digits
+    in fours, the digits every checkpoint it signed names after ``key=``)."""
+
+    key: str
+    fingerprint: str
+
+
+def fingerprint(key: str) -> str:
+    """The fingerprint of a public key (hex): its first 16 digits in groups of four, the
+    ``key=`` of each checkpoint it signs, short enough to read aloud or print on a sheet."""
+    digits = key.strip().lower()[:16]
+    return " ".join(digits[i : i + 4] for i in range(0, len(digits), 4))
+
+
+def public_key_text(text: str) -> str:
+    """A public key as typed or pasted (any case, spaces or a line's end around it): the
+    64 hex digits of an Ed25519 key; refused, saying what a key looks like, otherwise."""
+    key = "".join(text.split()).lower()
+    if len(key) != 64 or any(c not in "0123456789abcdef" for c in key):
+        raise RefusedError(
+            "not a public key: an event's public key is 64 hex digits (0-9, a-f), as the "
+            "posting page shows it and 'referee seal --new-key' printed it"
+        )
+    return key
 
 
 # -- reading the event's stream -------------------------------------------------------------
@@ -356,6 +401,10 @@ def _kept_body(
     rows = rows_at(version)
     return standing_dicts(rows) if rows else None
 
+
+_keys_seen: dict[tuple[int, str], PublicKey] = {}
+"""Public keys already read, by store and the prefix checkpoints name (a key once recorded
+is never replaced: ``seal`` keeps the first)."""
 
 _made: dict[tuple[int, str, str, int | None, str], Posting] = {}
 """Postings already made, by store, event, what and checkpoint: a posting computed at a
@@ -596,7 +645,46 @@ def _verify_posting(
                 f"verify {event_id}'): " + "; ".join(_finding_text(x, events) for x in later),
             )
         )
+    result.verdict, result.answer = _verdict(result, checkpoint, public_key)
     return result
+
+
+def _verdict(
+    report: PostingReport, checkpoint: Checkpoint, public_key: str | None
+) -> tuple[Verdict, str]:
+    """The report's checks as one plain answer (see ``Verdict``)."""
+    signed_by = fingerprint(checkpoint.key)
+    if public_key is not None:
+        given = "".join(public_key.split()).lower()
+        if not given.startswith(checkpoint.key.lower()):
+            return "other-key", (
+                f"Signed by another key: its checkpoint was signed by the key whose fingerprint "
+                f"is {signed_by}, not by the key given ({fingerprint(given)}). Either the key "
+                "given is not this event's, or the posting was not sealed by its head referee."
+            )
+    failed = [c for c in report.checks if not c.ok]
+    if failed:
+        return "altered", "Altered: " + "; ".join(f"{c.name}: {c.detail}" for c in failed) + "."
+    moved = bool(report.corrections) or not report.unchanged
+    if moved:
+        count = len(report.corrections)
+        why = (
+            f"{count} correction{'s' if count != 1 else ''} recorded since change"
+            f"{'s' if count == 1 else ''} it"
+            if count
+            else "results recorded since change its rows"
+        )
+        state = f"superseded: the event has moved on since it was posted ({why})"
+    else:
+        state = "current: nothing recorded since changes its rows"
+    if report.checks[0].skipped:
+        return "unchecked", (
+            f"Matches this event's facts and is {state}, but its signature was not checked: "
+            f"give the event's public key (fingerprint {signed_by}) to check it."
+        )
+    if moved:
+        return "superseded", f"Genuine but {state}."
+    return "current", f"Genuine and {state}."
 
 
 def _fields(
@@ -669,6 +757,7 @@ class Posted(msgspec.Struct, kw_only=True):
     href: str
     current: bool = True
     final_order: bool = False  # the rows are the posting's Swiss rows, listed in final order
+    public_key: PublicKey | None = None  # the key that signed its checkpoint, as published
 
 
 def swiss_rows_of(shown: Sequence[dict[str, Any]], body: Sequence[dict[str, Any]]) -> bool:
@@ -1253,8 +1342,58 @@ class Postings:
     def verify_event_posting(
         self, event_id: str, posting: Posting, public_key: str | None = None
     ) -> PostingReport:
-        """``verify_posting`` on this store."""
-        return verify_posting(self.store, event_id, posting, public_key)
+        """``verify_posting`` on this store; a superseded posting is told whether a later
+        posting (at the newest checkpoint) exists, or what changed it is not sealed yet."""
+        report = verify_posting(self.store, event_id, posting, public_key)
+        moved = report.verdict in ("superseded", "unchecked") and (
+            bool(report.corrections) or not report.unchanged
+        )
+        if not moved:
+            return report
+        try:
+            newest, _ = self.event_posting(event_id, posting.kind, posting.round)
+        except RefusedError:
+            return report
+        if newest.version > posting.version and newest.body != posting.body:
+            report.newer = newest.version
+            report.answer += (
+                f" A later posting, computed at fact {newest.version}, shows the change."
+            )
+        else:
+            report.answer += (
+                " No later posting shows it yet: the head referee seals "
+                "('referee seal --key KEY') to post it."
+            )
+        return report
+
+    def public_key_of(self, checkpoint: str) -> PublicKey | None:
+        """The whole public key that signed ``checkpoint`` (a checkpoint's text), as the seal
+        recorded it, with its fingerprint; ``None`` when the store does not hold it (sealed
+        before keys were kept) or the checkpoint cannot be read."""
+        from service.seal import recorded_public_key
+
+        try:
+            prefix = Checkpoint.parse(checkpoint).key
+        except CheckpointError:
+            return None
+        found = _keys_seen.get((id(self.store), prefix))
+        if found is None:
+            key = recorded_public_key(self.store, prefix)
+            if key is None:
+                return None
+            found = _keys_seen[(id(self.store), prefix)] = PublicKey(
+                key=key, fingerprint=fingerprint(key)
+            )
+        return found
+
+    def event_public_key(self, event_id: str) -> PublicKey | None:
+        """The event's public key: the one that signed the newest checkpoint covering it (what
+        its postings are computed at), else ``None`` (nothing sealed, or no key recorded)."""
+        try:
+            posting, _ = self.event_posting(event_id, "standings")
+        except RefusedError:
+            return None
+        return self.public_key_of(posting.checkpoint)
 
     def event_board(
         self,

@@ -21,6 +21,7 @@ from events.ledger import (
     ledger_heads,
     load_private,
     new_key,
+    public_hex,
     read_chain,
     sign,
 )
@@ -32,11 +33,16 @@ __all__ = [
     "chain_report",
     "create_key",
     "recorded_checkpoints",
+    "recorded_public_key",
     "seal",
     "verify_checkpoint",
 ]
 
 TABLE = "referee_checkpoints"
+KEYS = "referee_seal_keys"
+"""The public keys that sealed this store, each recorded by its first sealing: a checkpoint
+names only its key's first 16 hex digits, and a player checking a posting needs the whole
+key (the posting page shows it, with those 16 digits as its fingerprint)."""
 
 
 class CheckpointReport(msgspec.Struct, kw_only=True):
@@ -127,7 +133,38 @@ def seal(
             f"{mark})",
             (position, size, head, checkpoint.text()),
         )
+    _record_public_key(store, public_hex(private))
     return checkpoint
+
+
+def _record_public_key(store: GameStore, public: str) -> None:
+    """Keep the whole public key that sealed (once per key): what the pages publish."""
+    backend = store.backend
+    if backend is None:
+        return
+    name, mark = backend.qualified(KEYS), backend.mark
+    with store.plain_cursor(write=True) as cursor:
+        cursor.execute(
+            f"CREATE TABLE IF NOT EXISTS {name} (prefix TEXT PRIMARY KEY, key TEXT NOT NULL)"
+        )
+        cursor.execute(
+            f"INSERT INTO {name} (prefix, key) VALUES ({mark}, {mark}) ON CONFLICT DO NOTHING",
+            (public[:16], public),
+        )
+
+
+def recorded_public_key(store: GameStore, prefix: str) -> str | None:
+    """The whole public key (hex) that sealed this store and begins with ``prefix`` (a
+    checkpoint's ``key=``), as ``seal`` recorded it; ``None`` when no seal recorded one (a
+    store sealed before keys were kept: the head referee publishes it by hand)."""
+    backend = store.backend
+    if backend is None or not backend.has_table(KEYS):
+        return None
+    name, mark = backend.qualified(KEYS), backend.mark
+    with store.plain_cursor() as cursor:
+        cursor.execute(f"SELECT key FROM {name} WHERE prefix = {mark}", (prefix.lower(),))
+        row = cursor.fetchone()
+    return str(row[0]) if row is not None else None
 
 
 def recorded_checkpoints(store: GameStore) -> list[Checkpoint]:

@@ -94,11 +94,16 @@ def _posted(
         href=f"/events/{quote(event_id)}/postings/{kind}{query}",
         current=posting.body == shown or final_order,
         final_order=final_order,
+        public_key=web.svc.public_key_of(posting.checkpoint),
     )
 
 
 def _context(who: Any, **more: Any) -> dict[str, Any]:
     return {"who": who, "can_create": who.role in ("head", "table"), **more}
+
+
+VERIFY_BODY_LIMIT = 16 * 1024 * 1024
+"""A posting to check, sent whole: the standings of 10,000 players are some 3 MB."""
 
 
 PAGE_HEADERS = {"X-Frame-Options": "DENY", "Referrer-Policy": "same-origin"}
@@ -832,6 +837,86 @@ async def posting_file(
     )
 
 
+async def _verify_html(
+    web: Web,
+    who: Principal,
+    event_id: str,
+    *,
+    key: str | None,
+    report: PostingReport | None = None,
+    refused: str = "",
+) -> str:
+    """The verify page: its form (the key given, else the event's published one) and, after
+    a check, the answer as ``verify_posting`` gave it, laid out and nothing more."""
+    event = event_id.strip()
+    board, _ = await web.run(
+        web.svc.event_board, event, None, with_standings=False, with_pairings=False
+    )
+    published = await web.run(web.svc.event_public_key, event)
+    current = ""
+    if report is not None and report.newer is not None:
+        query = f"?round={report.round}" if report.round is not None else ""
+        current = f"/events/{quote(event)}/postings/{report.kind}{query}"
+    return render(
+        "event_verify.html",
+        b=board,
+        page="verify",
+        published=published,
+        key=key if key is not None else (published.key if published else ""),
+        report=report,
+        refused=refused,
+        current=current,
+        **_context(who),
+    )
+
+
+@get("/events/{event_id:str}/verify", include_in_schema=False, opt=SIGN_IN)
+async def verify_page(request: AnyRequest, event_id: FromPath[str]) -> Response[str] | Redirect:
+    """Check a posting: paste or upload it, the key filled in with the event's published
+    one; the answer comes from the same check as ``referee event verify``."""
+    web = web_of(request)
+    who = web.principal(request)  # without a token: the sign-in page (SIGN_IN)
+    return _page(await _verify_html(web, who, event_id, key=None))
+
+
+@post(
+    "/events/{event_id:str}/verify",
+    include_in_schema=False,
+    status_code=200,
+    opt=SIGN_IN,
+    request_max_body_size=VERIFY_BODY_LIMIT,
+)
+async def verify_form(request: AnyRequest, event_id: FromPath[str]) -> Response[str] | Redirect:
+    """The verify page's form: the posting (the file uploaded, else the text pasted) and the
+    key, checked by ``Postings.verify_event_posting``; a posting or key that cannot be read
+    is answered in one line on the same page (400), with what was typed kept."""
+    from service.api import public_key_text, read_posting
+    from service.errors import RefusedError
+
+    web = web_of(request)
+    who = web.principal(request)
+    data = await request.form()
+    upload = data.get("file")
+    raw: bytes = b""
+    if upload is not None and not isinstance(upload, str):
+        raw = await upload.read()
+    if not raw.strip():
+        raw = str(data.get("posting") or "").encode()
+    typed = str(data.get("public_key") or "").strip()
+    try:
+        if not raw.strip():
+            raise RefusedError("no posting given: paste its text or choose its file")
+        posting = read_posting(raw)
+        key = public_key_text(typed) if typed else None
+        report: PostingReport = await web.run(
+            web.svc.verify_event_posting, event_id.strip(), posting, key
+        )
+    except RefusedError as exc:
+        html = await _verify_html(web, who, event_id, key=typed, refused=str(exc))
+        return _page(html, status=400)
+    return _page(await _verify_html(web, who, event_id, key=typed, report=report))
+
+
 LIVE_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 """The live stream's own headers (its type is ``text/event-stream``)."""
 
@@ -924,17 +1009,81 @@ async def api_live(
     return await _live(request, event_id, after)
 
 
+PUBLIC_KEY_FORMAT = (
+    "The event's Ed25519 public key: 64 hex digits (any case; spaces around it are dropped). "
+    "Get it from GET /api/events/{event_id}/public-key, from the posting pages' footer "
+    "(/events/{event_id}/pairings or /standings, with its fingerprint: the first 16 digits "
+    "in fours, the key= of every checkpoint it signed), or from the head referee, who had "
+    "it from 'referee seal --new-key'. Without it the signature is not checked (the verdict "
+    "is then 'unchecked')."
+)
+
+
 class VerifyIn(msgspec.Struct, kw_only=True):
     """A posting to check, and the event's public key (hex) to check its signature."""
 
     posting: Posting
-    public_key: str | None = None
+    public_key: (
+        Annotated[
+            str,
+            msgspec.Meta(
+                pattern=r"^\s*[0-9A-Fa-f]{64}\s*$",
+                description=PUBLIC_KEY_FORMAT,
+                examples=["3b6a27bcceb6a42d62a3a8d02a6f0d73653215771de243a63ac048a18b59da29"],
+            ),
+        ]
+        | None
+    ) = None
+
+
+class EventKeyOut(msgspec.Struct, kw_only=True):
+    """The public key that signed the newest checkpoint covering the event, as 'referee seal'
+    recorded it: what /postings/verify's public_key takes."""
+
+    key: Annotated[str, msgspec.Meta(description="64 hex digits (Ed25519)")]
+    fingerprint: Annotated[
+        str,
+        msgspec.Meta(
+            description="the key's first 16 hex digits in fours: the key= of each checkpoint "
+            "it signed; compare it with the one printed on the posting on the wall"
+        ),
+    ]
+
+
+@get(
+    "/api/events/{event_id:str}/public-key",
+    summary="The event's public key (hex) and its fingerprint, for /postings/verify",
+    description="The key that signed the newest checkpoint covering the event, as the seal "
+    "recorded it (404 before the store is sealed with a key it recorded). A key served by "
+    "the server is only as good as the server: compare its fingerprint with the one on the "
+    "posting on the wall or the one the head referee announced.",
+    guards=[may_event("read")],
+)
+async def api_public_key(request: AnyRequest, event_id: FromPath[str]) -> EventKeyOut:
+    web = web_of(request)
+    found = await web.run(web.svc.event_public_key, event_id.strip())
+    if found is None:
+        from litestar.exceptions import NotFoundException
+
+        raise NotFoundException(
+            f"no public key is recorded for {event_id}: the head referee seals with "
+            "'referee seal --key KEY' and publishes the key"
+        )
+    return EventKeyOut(key=found.key, fingerprint=found.fingerprint)
 
 
 @post(
     "/api/events/{event_id:str}/postings/verify",
     summary="Check a posting: signature, ledger, the event's facts, the rows; corrections since",
+    description="Body: the posting as served (GET /api/events/{event_id}/postings/KIND or the "
+    "pages' JSON download) and public_key. " + PUBLIC_KEY_FORMAT + " The answer's verdict: "
+    "'current' (genuine, its rows are still today's), 'superseded' (genuine, but a correction "
+    "or later results changed its rows: see corrections), 'altered' (a check failed: see "
+    "checks and answer), 'other-key' (its checkpoint was signed by another key than the one "
+    "given), 'unchecked' (matches the facts, no key given). A posting of another event or "
+    "that cannot be read is refused (400).",
     status_code=200,
+    request_max_body_size=VERIFY_BODY_LIMIT,
     guards=[may_event("read")],  # before the body is read
 )
 async def api_verify_posting(
@@ -958,8 +1107,11 @@ HANDLERS: list[Any] = [
     player_page,
     slips_page,
     posting_file,
+    verify_page,
+    verify_form,
     event_live,
     api_live,
     api_posting,
+    api_public_key,
     api_verify_posting,
 ]
