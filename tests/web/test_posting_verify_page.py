@@ -249,3 +249,49 @@ def test_the_command_prints_the_same_verdict(served: Served, tmp_path: Path) -> 
     )
     assert code == 0, out
     assert out.rstrip().splitlines()[-1].startswith("  verdict: current: Genuine and current")
+
+
+def test_the_key_and_the_verify_page_fit_a_phone_and_check_without_script(
+    tmp_path: Path,
+) -> None:
+    """At 375 px in Chromium with scripts off: the posting footer with the key and the verify
+    page do not scroll sideways, and the form, filled in by hand, answers."""
+    from tests.web.conftest import served as serving
+    from tests.web.test_pages import ARGS, CHROMIUM, signed_in
+
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no browser: {CHROMIUM} is not installed")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    event = Event(tmp_path / "games.db", tmp_path / "seal.pem")
+    with event.svc() as svc:
+        seal(svc.store, event.key)
+        posting, _ = svc.event_posting(event.id, "standings", 1)
+    tokens = make_tokens(str(event.db))
+    running = serving(str(event.db))
+    server = next(running)
+    try:
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+            page = signed_in(
+                browser,
+                server.base,
+                tokens["public"],
+                viewport={"width": 375, "height": 800},
+                java_script_enabled=False,
+            )
+            wide = "document.documentElement.scrollWidth"
+            page.goto(f"{server.base}/events/{event.id}/standings?round=1")
+            assert page.locator("#public-key").inner_text() == event.public
+            assert page.evaluate(wide) <= 375
+            page.goto(f"{server.base}/events/{event.id}/verify")
+            assert page.evaluate(wide) <= 375
+            assert page.locator("#verify-key").input_value() == event.public
+            import msgspec
+
+            page.fill("#verify-text", msgspec.json.encode(posting).decode())
+            page.click("button[type=submit]")
+            assert page.locator("#verdict").get_attribute("data-verdict") == "current"
+            assert page.evaluate(wide) <= 375
+            browser.close()
+    finally:
+        running.close()
