@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import msgspec
 import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
@@ -186,3 +187,46 @@ def test_a_text_record_keeps_the_card_hidden_through_an_import(
     again = runner.invoke(app, ["--db", other, "log", game, "--as", "p2"]).stdout
     assert f"deck>hand {SEARCHED}" not in again
     assert "p1 moves a hidden card from deck to hand" in again, again
+
+
+def test_verify_finds_nothing_in_a_hidden_search(
+    store: str, searched: tuple[str, dict[str, dict[str, int]]]
+) -> None:
+    done = CliRunner().invoke(app, ["--db", store, "verify"])
+    assert done.exit_code == 0, done.output
+
+
+def test_a_line_written_before_the_clause_replays_as_it_was_recorded(
+    store: str, searched: tuple[str, dict[str, dict[str, int]]], tmp_path: Path
+) -> None:
+    """An old text record says no word on the search: the card was taken as seen then."""
+    game, _ = searched
+    runner = CliRunner()
+    text = runner.invoke(app, ["--db", store, "export", game, "--format", "text"]).stdout
+    record = tmp_path / "old.txt"
+    record.write_text(text.replace(' hidden: "searched the deck"', ': "searched the deck"'))
+    other = str(tmp_path / "old.db")
+    imported = runner.invoke(app, ["--db", other, "import", str(record)])
+    assert imported.exit_code == 0, imported.output
+    svc = open_service(other)
+    try:
+        view = svc.load(game)
+        assert SEARCHED in view.state.sides[0].hand.known.names()
+        assert view.events[-1].revealed is msgspec.UNSET  # type: ignore[attr-defined]
+    finally:
+        svc.close()
+
+
+def test_the_command_lines_revealed_flag_shows_the_card_to_everyone(
+    store: str, client: Client, tokens: Tokens
+) -> None:
+    game = new_game(client, tokens)
+    runner = CliRunner()
+    args = ["--db", store, "adjust", game, SEARCH, "--card", "Supply Drop", "--reason", "r"]
+    done = runner.invoke(app, [*args, "--revealed"])
+    assert done.exit_code == 0, done.output
+    assert SEARCH in runner.invoke(app, ["--db", store, "log", game, "--as", "p2"]).stdout
+    hidden = runner.invoke(app, args)  # the default: kept from the others
+    assert hidden.exit_code == 0, hidden.output
+    log = runner.invoke(app, ["--db", store, "log", game, "--as", "public"]).stdout
+    assert log.count(SEARCHED) == 1, log
