@@ -47,8 +47,9 @@ import struct
 import sys
 import threading
 import typing
+import zlib
 from array import array
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import immutables
@@ -76,7 +77,9 @@ __all__ = [
     "PartedRounds",
     "decode_snapshot",
     "encode_snapshot",
+    "linked",
     "new_keys",
+    "round_part",
 ]
 
 _FOLD_MODULES = (
@@ -183,15 +186,24 @@ class _Head(msgspec.Struct, kw_only=True):
     touched: list[TableKey] = []
     moved: bool = False
     old_keys: dict[str, bytes] = {}
-    """For each map cut key by key (games, voided games, calls, reports): the sorted 64-bit
-    digests of its history's keys (``_digests``), so a lookup of a key of the open round
-    knows it is not there without the 40,000 game ids of the earlier rounds decoded."""
+    """For each map cut key by key (games, voided games, calls, reports): the 64-bit digests
+    of its history's keys (``_digests``), in sorted runs (``old_runs``), so a lookup of a
+    key of the open round knows it is not there without the 40,000 game ids of the earlier
+    rounds decoded."""
+    old_runs: dict[str, list[int]] = {}
+    """Where each run of ``old_keys`` ends (in digests): a save that moves a round appends
+    that round's digests, sorted, as a run of their own (the 45,000 kept are not sorted and
+    packed again); a map without an entry here is one run."""
     old_kinds: dict[int, str] = {}
     """Each earlier round's kind (a pairing counts the Swiss rounds without reading them)."""
     old_met: bytes = b""
     """The earlier rounds' pairing history (``_Met``): the opponents each player met and
     the byes each had, what a pairing needs of 45,000 earlier pairings. Empty when not kept
     (a snapshot written before it was): then the rounds are read."""
+    players: msgspec.Raw = msgspec.Raw(b"")
+    """The players as encoded (a list of pairs; ``maps``' own list is then empty): a save
+    of a state whose players are still the map read from here writes these bytes again,
+    not 10,000 entrants encoded afresh (a pairing or a result changes none)."""
 
 
 class _Met(msgspec.Struct, array_like=True):
@@ -222,12 +234,17 @@ def _met_of(rounds: Iterable[Round], base: bytes, decoded: _Met | None = None) -
         if pairing.bye:
             byes[players[0]] = byes.get(players[0], 0) + 1
         if len(players) == 2 and players[0] != players[1]:  # a table: 5,000 a round
-            for player, other in (players, players[::-1]):
-                known = met.get(player)
-                if known is None:
-                    met[player] = [other]
-                elif other not in known:
-                    met[player] = [*known, other]  # a new list: ``decoded``'s stay as read
+            first, second = players  # each side written out: no loop a table
+            known = met.get(first)
+            if known is None:
+                met[first] = [second]
+            elif second not in known:
+                met[first] = [*known, second]  # a new list: ``decoded``'s stay as read
+            known = met.get(second)
+            if known is None:
+                met[second] = [first]
+            elif first not in known:
+                met[second] = [*known, first]
             continue
         for player in players:
             known = met.get(player, empty)
@@ -238,51 +255,21 @@ def _met_of(rounds: Iterable[Round], base: bytes, decoded: _Met | None = None) -
 
 
 def _digest(key: Any) -> int:
-    return int.from_bytes(hashlib.blake2b(repr(key).encode(), digest_size=8).digest(), "little")
-
-
-_NAMED: dict[str, int] = {}
-"""The digests of game ids looked up lately (``_named_digest``): a pairing looks up each of
-its 5,000 new games in the history's keys as it folds them, then digests the same ids
-again when its save moves them there. Forgotten whole past ``_NAMED_MOST``."""
-_NAMED_MOST = 65_536
-
-
-def _named_digest(key: str) -> int:
-    found = _NAMED.get(key)
-    if found is None:
-        if len(_NAMED) >= _NAMED_MOST:
-            _NAMED.clear()
-        found = _NAMED[key] = _digest(key)
-    return found
-
-
-def _named_digests(keys: Iterable[Any], known: dict[str, int]) -> set[int]:
-    """The digests of ``keys``, those of game ids taken from ``known`` (and added there)
-    or the ids digested lately (``_NAMED``): a round's 5,000 games are the keys of two maps
-    (its games, then the same games voided by the slips), each digested once."""
-    out = set()
-    named, blake2b, from_bytes = _NAMED, hashlib.blake2b, int.from_bytes
-    for key in keys:
-        if type(key) is str:
-            found = known.get(key)
-            if found is None:
-                found = named.get(key)
-                if found is None:  # ``_digest`` inlined: a round's 5,000 game ids
-                    digest = blake2b(repr(key).encode(), digest_size=8).digest()
-                    found = from_bytes(digest, "little")
-                known[key] = found
-            out.add(found)
-        else:
-            out.add(_digest(key))
-    return out
+    """A stable 64-bit digest of ``key``'s ``repr`` (a string's own bytes): its CRC-32 with
+    its Adler-32 above it, both zlib's (in C: a BLAKE2b cost some 4,700 instructions a key
+    under callgrind, and a pairing's save digests the 5,000 game ids of the round it closes).
+    Two unrelated checksums: a million game ids gave a million digests, where CRC-32 alone
+    collides about a hundred times; a collision only makes a lookup read the history, never
+    a wrong answer."""
+    data = key.encode() if type(key) is str else repr(key).encode()  # a game id: as it is
+    return zlib.crc32(data) | zlib.adler32(data) << 32
 
 
 def _digests(keys: Any) -> bytes:
-    """The keys' sorted digests (the first 64 bits of a BLAKE2b of their ``repr``),
-    little-endian: a collision only makes a lookup read the history, never a wrong answer.
-    (32-bit CRCs collided often enough to matter: a pairing links 5,000 new game ids
-    against 45,000 earlier ones, and one in twenty pairings read the whole history.)"""
+    """The keys' sorted digests (``_digest``), little-endian: a collision only makes a
+    lookup read the history, never a wrong answer. (32-bit CRCs alone collided often enough
+    to matter: a pairing links 5,000 new game ids against 45,000 earlier ones, and one in
+    twenty pairings read the whole history.)"""
     return _packed(sorted({_digest(key) for key in keys}))
 
 
@@ -299,6 +286,29 @@ def _digest_array(data: bytes) -> array[int]:
     if sys.byteorder == "big":
         found.byteswap()
     return found
+
+
+_MOST_RUNS = 32
+"""Past this many sorted runs of a map's kept digests, a save merges them into one."""
+
+
+def _runs(kept: list[int] | None, total: int) -> list[int]:
+    """The ends of the sorted runs of ``total`` kept digests: ``kept`` where it describes
+    them (rising, ending at ``total``), else one run (a snapshot kept before runs were)."""
+    if kept and kept[-1] == total and all(a < b for a, b in zip([0, *kept], kept, strict=False)):
+        return kept
+    return [total] if total else []
+
+
+def _appended(digests: bytes, runs: list[int], added: list[int]) -> tuple[bytes, list[int]]:
+    """``digests`` (in sorted ``runs``) with ``added`` (sorted digests) appended as a run of
+    their own: the kept ones are copied as they are, not decoded, sorted and packed again
+    (45,000 at round 10); past ``_MOST_RUNS`` runs, all merged into one."""
+    if len(runs) < _MOST_RUNS:
+        data = digests + _packed(added)
+        return data, [*runs, len(data) // 8]
+    merged = sorted({*_digest_array(digests).tolist(), *added})
+    return _packed(merged), [len(merged)] if merged else []
 
 
 class _Part(msgspec.Struct, kw_only=True):
@@ -347,6 +357,9 @@ def _dec(kind: type, value: Any) -> Any:
 _ENCODER = msgspec.msgpack.Encoder(enc_hook=_enc)
 _HEAD = msgspec.msgpack.Decoder(_Head, dec_hook=_dec)
 _PART = msgspec.msgpack.Decoder(_Part)
+_PLAYERS = msgspec.msgpack.Decoder(
+    next(f.type for f in msgspec.structs.fields(_Maps) if f.name == "players")
+)
 _ROUND = msgspec.msgpack.Decoder(Round)
 _COUNTS = msgspec.msgpack.Decoder(PlacedCounts)
 _FIGURED = msgspec.msgpack.Decoder(CountedFigures)
@@ -377,7 +390,7 @@ class _History:
         cut: int,
         written: dict[int, int],
         counts: dict[str, int],
-        keys: dict[str, bytes],
+        keys: tuple[dict[str, bytes], dict[str, list[int]]],
         fetch: Fetch,
         refold: Callable[[], Tournament] | None,
         kinds: dict[int, str] | None = None,
@@ -392,10 +405,14 @@ class _History:
         self.met = met if known else b""
         self._met: _Met | None = None
         self.counts = counts
+        digests, runs = keys  # the kept digests of each map, and the ends of their runs
         self.old_keys: dict[str, array[int]] = {
-            name: _digest_array(data) for name, data in keys.items()
+            name: _digest_array(data) for name, data in digests.items()
         }
-        self.kept_keys = keys  # written again as they are by a head-only save
+        self.kept_keys = digests  # written again as they are by a head-only save
+        self.kept_runs = {
+            name: _runs(runs.get(name), len(data) // 8) for name, data in digests.items()
+        }
         self._fetch = fetch
         self._refold = refold
         self._lock = threading.Lock()
@@ -403,6 +420,9 @@ class _History:
         self._rounds: dict[int, Round] | None = None
         self._tests: dict[str, Callable[[Any], bool] | None] = {}
         self._fresh: set[Any] = set()
+        self.kept_players: tuple[Any, msgspec.Raw] | None = None
+        """The players' map of a state over this history and its bytes as kept (``_Head``'s
+        ``players``): written again as they are while a state's players are that map."""
         """Game ids made for this state's newest round (``known_new``): new to the store, so
         in no earlier round, and looked up without their digests."""
 
@@ -412,7 +432,7 @@ class _History:
             cut=head.cut,
             written=dict(head.written),
             counts=dict(head.old_counts),
-            keys=dict(head.old_keys),
+            keys=(dict(head.old_keys), dict(head.old_runs)),
             fetch=fetch,
             refold=refold,
             kinds=dict(head.old_kinds),
@@ -426,7 +446,7 @@ class _History:
             cut=cut.cut,
             written=cut.written,
             counts=cut.counts,
-            keys=cut.keys,
+            keys=(cut.keys, cut.runs),
             fetch=fetch,
             refold=refold,
             kinds=cut.kinds,
@@ -449,9 +469,14 @@ class _History:
             return False
         if name in _FRESH_MAPS and key in self._fresh:
             return False
-        wanted = _named_digest(key) if type(key) is str else _digest(key)
-        at = bisect.bisect_left(keys, wanted)
-        return at < len(keys) and keys[at] == wanted
+        wanted = _digest(key)
+        start, bisect_left = 0, bisect.bisect_left
+        for end in self.kept_runs[name]:
+            at = bisect_left(keys, wanted, start, end)
+            if at < end and keys[at] == wanted:
+                return True
+            start = end
+        return False
 
     def old_test(self, name: str) -> Callable[[Any], bool] | None:
         """``is_old`` for map ``name`` as one call (``None``: no key of it is old), for a
@@ -746,6 +771,62 @@ def known_new(games: Any, ids: Iterable[str]) -> None:
         games._history._fresh.update(ids)
 
 
+def round_part(tables: Any, number: int) -> Any:
+    """Where a key of round ``number`` of ``tables`` (a state's tables, keyed by round) is
+    looked up: the head's own map when no earlier round's part could hold it (a round at or
+    after the cut: the round just paired), else ``tables`` itself. A round's 5,000 tables
+    read back are then 5,000 lookups in C, not a test of each key first."""
+    if (
+        isinstance(tables, PartedMap)
+        and tables._full is None
+        and tables._name in _BY_KEY_ROUND
+        and number >= tables._history.cut
+    ):
+        return tables._head
+    return tables
+
+
+def linked(state: Tournament, links: Sequence[Any]) -> Tournament | None:
+    """The state after ``links`` (games linked to their tables, EV-3.8: the facts or the
+    stored events carrying them, a pairing's 5,000) as ``fold`` makes it, when each links a
+    table of a round the head holds, each table and game once, and no game is an earlier
+    round's (the games a pairing drew, ``known_new``): the head's tables and games then
+    each updated in one pass (no test of each key, no mutation's calls a link). ``None``
+    when not (fold them in turn)."""
+    tables, games = state.tables, state.games
+    if not (
+        isinstance(tables, PartedMap)
+        and isinstance(games, PartedMap)
+        and tables._full is None
+        and games._full is None
+        and games._history is tables._history
+    ):
+        return None
+    history = tables._history
+    keys = [(link.round, link.table) for link in links]
+    ids = [link.game for link in links]
+    if len(set(keys)) != len(keys) or len(set(ids)) != len(ids):
+        return None
+    if history.old_test("tables") is not None and min(keys)[0] < history.cut:
+        return None
+    if history.old_test("games") is not None and not history._fresh.issuperset(ids):
+        return None
+    head = tables._head
+    try:
+        current = [head[key] for key in keys]
+    except KeyError:  # a table the round does not have: folded in turn, as refused there
+        return None
+    replace = msgspec.structs.replace
+    changed = [
+        replace(table, games=(*table.games, game)) for table, game in zip(current, ids, strict=True)
+    ]
+    return replace(
+        state,
+        tables=PartedMap(head.update(zip(keys, changed, strict=True)), history, "tables"),
+        games=PartedMap(games._head.update(zip(ids, keys, strict=True)), history, "games"),
+    )
+
+
 def new_keys(before: Any, after: Any) -> list[Any]:
     """The keys of map ``after`` that map ``before`` lacks, ``after`` being ``before``
     changed: two parts of one snapshot whose history is unread compare their heads alone
@@ -918,15 +999,43 @@ def _reusable(state: Tournament) -> _History | None:
     return found
 
 
+def _of_round(name: str, current: Any, games: Any, only: int) -> dict[Any, Any]:
+    """The entries of map ``name`` (``current``) of round ``only``, told as ``_split``
+    tells an entry's round, in one pass."""
+    if name in _BY_KEY_ROUND:
+        return {k: v for k, v in current.items() if k[0] == only}
+    if name == "games":
+        return {k: v for k, v in current.items() if v[0] == only}
+    if name == "voided":
+        where = games.get
+        return {k: v for k, v in current.items() if (at := where(k)) is not None and at[0] == only}
+    return {
+        k: v
+        for k, v in current.items()
+        if isinstance(round_ := getattr(v, "round", None), int) and round_ == only
+    }
+
+
 def _split(
     name: str, current: Any, games: Any, moving: set[int]
-) -> tuple[dict[Any, Any], dict[Any, Any], dict[int, dict[Any, Any]]]:
+) -> tuple[Any, dict[Any, Any], dict[int, dict[Any, Any]]]:
     """Map ``name``'s entries (``current``) cut at the rounds ``moving``: those that stay
-    in the head, those that go to the history, and these by round. An entry's round is
-    told by its key (a table's, and its calls' and reports' lists), its value (a game's
-    table), its game's (a voided game, in ``games``) or its own (a call's, a report's);
-    worked out for the whole map in one pass (a pairing's save cuts 25,000 entries: a
-    call each was most of the cut)."""
+    in the head (a map), those that go to the history, and these by round. An entry's
+    round is told by its key (a table's, and its calls' and reports' lists), its value (a
+    game's table), its game's (a voided game, in ``games``) or its own (a call's, a
+    report's); worked out for the whole map in one pass (a pairing's save cuts 25,000
+    entries: a call each was most of the cut). A pairing's save (one round moving) takes
+    that round's entries in one pass and deletes them from the map (the round just paired
+    stays as it is), where two passes made two dicts and the staying one a map again."""
+    if len(moving) == 1:
+        (only,) = moving
+        going = _of_round(name, current, games, only)
+        if not going:
+            return current, going, {}
+        mutation = current.mutate()
+        for key in going:
+            del mutation[key]
+        return mutation.finish(), going, {only: going}
     items = list(current.items())
     numbers: list[Any]
     if name in _BY_KEY_ROUND:
@@ -941,13 +1050,6 @@ def _split(
             round_ if isinstance(round_ := getattr(value, "round", None), int) else None
             for _, value in items
         ]
-    if len(moving) == 1:  # a pairing's save: the round it closes
-        (only,) = moving
-        going = {k: v for (k, v), n in zip(items, numbers, strict=True) if n == only}
-        if not going:
-            return dict(items), going, {}
-        stay = {k: v for (k, v), n in zip(items, numbers, strict=True) if n != only}
-        return stay, going, {only: going}
     stay, going = dict[Any, Any](), dict[Any, Any]()
     by_round: dict[int, dict[Any, Any]] = {}
     for (key, value), number in zip(items, numbers, strict=True):
@@ -974,12 +1076,15 @@ class _Cut(msgspec.Struct, kw_only=True):
     written: dict[int, int]
     counts: dict[str, int]
     keys: dict[str, bytes]
+    runs: dict[str, list[int]]
     head_maps: dict[str, Any]
     head_rounds: dict[int, Round]
     moved: dict[str, dict[Any, Any]]
     moved_rounds: dict[int, Round]
     kinds: dict[int, str] | None = None
     met: bytes = b""
+    players: tuple[Any, msgspec.Raw] | None = None
+    """The players' map and its bytes as this head keeps them."""
 
 
 def _rows_of(
@@ -1027,7 +1132,7 @@ def _cut(snapshot: EventSnapshot, history: _History | None) -> _Cut:
         stay, going, by_round = _split(name, current, games, moving)
         for number, part in by_round.items():
             parts.setdefault(number, {})[name] = part
-        head_maps[name] = immutables.Map(stay)
+        head_maps[name] = stay if isinstance(stay, immutables.Map) else immutables.Map(stay)
         moved[name] = going
     moved_rounds = {number: kept_rounds[number] for number in moving}
     head_rounds = {n: r for n, r in kept_rounds.items() if n not in moving}
@@ -1050,23 +1155,37 @@ def _cut(snapshot: EventSnapshot, history: _History | None) -> _Cut:
     if history is not None:
         written = {**history.written, **dict.fromkeys(moving, version)}
         counts = {name: history.counts.get(name, 0) + len(moved.get(name, ())) for name in _PARTED}
-        known: dict[str, int] = {}
-        keys = {
-            name: _merged(history.kept_keys.get(name, b""), moved[name], known)
-            if moved.get(name)
-            else history.kept_keys.get(name, b"")
-            for name in _KEYED
-        }
+        keys, runs = {}, {}
+        digested: list[tuple[Any, list[int]]] = []  # the keys digested in this cut, sorted
+        for name in _KEYED:
+            kept_keys = history.kept_keys.get(name, b"")
+            kept_runs = history.kept_runs.get(name) or _runs(None, len(kept_keys) // 8)
+            if moved.get(name):
+                named = moved[name].keys()  # a round's games, then the same games voided
+                added = next((done for seen, done in digested if seen == named), None)
+                if added is None:
+                    added = sorted({_digest(key) for key in named})
+                    digested.append((named, added))
+                keys[name], runs[name] = _appended(kept_keys, kept_runs, added)
+            else:
+                keys[name], runs[name] = kept_keys, kept_runs
     else:
         written = dict.fromkeys(moving, version)
         counts = {name: len(moved.get(name, ())) for name in _PARTED}
         keys = {name: _digests(moved.get(name, ())) for name in _KEYED}
+        runs = {name: _runs(None, len(data) // 8) for name, data in keys.items()}
+    players = head_maps["players"]
+    kept_players = history.kept_players if history is not None else None
+    if kept_players is None or kept_players[0] is not players:
+        kept_players = (players, msgspec.Raw(_ENCODER.encode(list(players.items()))))
     head = _stored(snapshot, msgspec.structs.replace(state, rounds=head_rounds), head_maps)
+    head["players"] = kept_players[1]
     head.update(
         cut=cut,
         written=written,
         old_counts=counts,
         old_keys=keys,
+        old_runs=runs,
         old_kinds=kinds or {},
         old_met=met if kinds is not None else b"",
     )
@@ -1079,24 +1198,15 @@ def _cut(snapshot: EventSnapshot, history: _History | None) -> _Cut:
         written=written,
         counts=counts,
         keys=keys,
+        runs=runs,
         head_maps=head_maps,
         head_rounds=head_rounds,
         moved=moved,
         moved_rounds=moved_rounds,
         kinds=kinds,
         met=met,
+        players=kept_players,
     )
-
-
-def _merged(digests: bytes, keys: Iterable[Any], known: dict[str, int]) -> bytes:
-    """``digests`` (``_digests``' bytes) with those of ``keys`` added, sorted: the new ones
-    sorted and appended, then one sort that merges the two runs (not 45,000 hashed again);
-    ``known``: the game ids this cut digested already (``_named_digests``)."""
-    old = _digest_array(digests)
-    merged = old.tolist()
-    merged += sorted(_named_digests(keys, known).difference(old))
-    merged.sort()
-    return _packed(merged)
 
 
 def _stored(snapshot: EventSnapshot, state: Tournament, maps: dict[str, Any]) -> dict[str, Any]:
@@ -1105,7 +1215,7 @@ def _stored(snapshot: EventSnapshot, state: Tournament, maps: dict[str, Any]) ->
         "last_hash": snapshot.last_hash,
         "name": snapshot.name,
         "state": msgspec.structs.replace(state, **_EMPTY),
-        "maps": [list(maps[name].items()) for name in _MAP_NAMES],
+        "maps": [[] if name == "players" else list(maps[name].items()) for name in _MAP_NAMES],
         "tables": _table_rows(maps["tables"]),
         "decks": snapshot.decks,
         "moved": snapshot.moved,
@@ -1127,6 +1237,9 @@ def _parted_state(head: _Head, history: _History) -> Tournament:
         "tables": _tables_map(head.tables),
         **{name: immutables.Map(getattr(head.maps, name)) for name in _MAP_NAMES},
     }
+    if head.players:
+        maps["players"] = immutables.Map(_PLAYERS.decode(head.players))
+        history.kept_players = (maps["players"], head.players)
     parted: dict[str, Any] = {
         name: PartedMap(maps[name], history, name) if name in _PARTED else maps[name]
         for name in maps
@@ -1445,6 +1558,7 @@ class EventSnapshots:
             history = _History.from_cut(cut, fetch, refold)
             history._maps = {name: immutables.Map(cut.moved.get(name, {})) for name in _PARTED}
             history._rounds = cut.moved_rounds
+        history.kept_players = cut.players
         return _handed_back(snapshot, cut, history)
 
     def _write(

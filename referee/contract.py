@@ -320,9 +320,7 @@ class GameRules(ABC, Generic[StateT, ActionT]):
         holds the variant switches: a switch offered only since the string was written is
         missing there, and reads as what the record played, its ``absent`` value (as
         ``recorded_variants`` fills the creation's), not as today's default."""
-        return self._table_filled(
-            text, {o.key: o.absent for o in self.variant_options if o.absent}
-        )
+        return self._table_filled(text, {o.key: o.absent for o in self.variant_options if o.absent})
 
     def given_position(self, text: str, variants: Mapping[str, str]) -> str:
         """A position string a table gives today, as the creation stores it: a switch

@@ -77,6 +77,7 @@ from service.pipeline import (
     uncollected,
 )
 from service.procedure import WRITING_TOKEN, header
+from service.round_games import RoundCreations
 
 if TYPE_CHECKING:
     from projections.event_state import EventSnapshot, EventSnapshots, KeptLater
@@ -508,7 +509,9 @@ class _Loaded:
         """Each of ``events`` folded in turn (``fold``), except that a run of games linked
         to their tables (a pairing's 5,000) that no write foresaw is folded in one pass
         from the stored events (``fold_stored``: the same state, without a fact, a
-        ``Tournament`` and a path of two maps made per game). A game linked moves no
+        ``Tournament`` and a path of two maps made per game; a snapshot's state whose head
+        holds the tables has them and the games updated in one pass each, ``linked``). A
+        game linked moves no
         standings, names no event and carries no deck; one with an idempotency key is
         folded alone (``fold`` keeps its key)."""
         linked = stored_type(f.GameLinked)
@@ -531,7 +534,11 @@ class _Loaded:
                 self.fold(events[at])
                 at += 1
                 continue
-            self.state = fold_stored(events[at:end], self.state)
+            from projections.event_state import linked as linked_in_head
+
+            run = events[at:end]
+            folded = linked_in_head(self.state, run)  # the head's maps updated in one pass
+            self.state = folded if folded is not None else fold_stored(run, self.state)
             self.version = events[end - 1].originator_version
             self.last_hash = events[end - 1].hash
             at = end
@@ -746,19 +753,23 @@ def _match_result(state: Tournament, key: TableKey) -> MatchResult | None:
 def pairing_rows(state: Tournament, number: int) -> list[PairingRow] | None:
     """Round ``number``'s tables then byes (``None``: not paired): what `event pairings`
     shows, and what a posting computed at a past fact shows."""
+    from projections.event_state import round_part
+
     rnd = state.rounds.get(number)
     if rnd is None:
         return None
     rows: list[PairingRow] = []
+    table_of = round_part(state.tables, number).get  # the round's tables: in the head
+    players = state.players
     for pairing in rnd.pairings:
         games: list[str] = []
         if pairing.table is not None:
-            table = state.tables.get((number, pairing.table))
+            table = table_of((number, pairing.table))
             games = list(table.games) if table else []
         rows.append(
             PairingRow(
                 table=pairing.table,
-                players=[state.players[p].name for p in pairing.players],
+                players=[players[p].name for p in pairing.players],
                 bye=pairing.bye,
                 games=games,
             )
@@ -1471,7 +1482,6 @@ class Tournaments:
         skip: frozenset[int] | set[int] = frozenset(),
     ) -> tuple[list[f.Fact], list[list[GameEvent]]]:
         links: list[f.Fact] = []
-        streams: list[list[GameEvent]] = []
         tables: list[tuple[int, Pairing]] = []
         for pairing in rnd.pairings:
             if not pairing.bye and pairing.table is not None and pairing.table not in skip:
@@ -1480,11 +1490,24 @@ class Tournaments:
         assert settings is not None
         # the ids drawn together: one read of the random source, not one a game
         ids = self.store.new_game_ids(rulebooks.load(settings.game).name, len(tables))
-        make = self._game_maker(loaded, state, rnd.number, by)
-        for (table, pairing), game_id in zip(tables, ids, strict=True):
-            stream = make(pairing, 1, game_id)
+        rules = rulebooks.load(settings.game)
+        creations = RoundCreations(
+            game=rules.name,
+            seats=tuple(rules.seats),
+            seeds=drawn_seeds(rules),
+            labels=(loaded.event_id, str(rnd.number), loaded.name),
+            by=by,
+            token=WRITING_TOKEN.get(),
+            clock=self.clock,
+            draw_seed=self.draw_seed,
+            players_of=state.players,
+            decks_of=loaded.decks,
+            known=self._setups,
+            make=self._game_maker(loaded, state, rnd.number, by),
+        )
+        streams = creations.streams([pairing for _, pairing in tables], ids)
+        for table, game_id in zip((table for table, _ in tables), ids, strict=True):
             links.append(f.GameLinked(round=rnd.number, table=table, game=game_id))
-            streams.append(stream)
         return links, streams
 
     def _game_stream(
@@ -1499,15 +1522,17 @@ class Tournaments:
     ) -> list[GameEvent]:
         """A new game ``game_id`` of a match: its creation (with the tournament labels) and
         the players' event decklists, ready to append."""
-        return self._game_maker(loaded, state, number, by)(pairing, game, game_id)
+        return self._game_maker(loaded, state, number, by)(pairing, game, game_id, None)
 
     def _game_maker(
         self, loaded: _Loaded, state: Tournament, number: int, by: str
-    ) -> Callable[[Any, int, str], list[GameEvent]]:
+    ) -> Callable[[Any, int, str, dict[str, Any] | None], list[GameEvent]]:
         """What makes each new game of round ``number`` (``_game_stream``), with what
         every game of the round shares worked out once: the rules, the event's labels, the
-        setup resolved for that many players (a pairing makes 5,000 games). (Its imports
-        are the module's: four imports a game were a tenth of it.)"""
+        setup resolved for that many players (a pairing makes 5,000 games: ``_first_games``
+        seals most from a template, ``RoundCreations``). (Its imports are the module's:
+        four imports a game were a tenth of it.) Given the seeds drawn for a game, it
+        draws none."""
         settings = state.settings
         assert settings is not None
         rules = rulebooks.load(settings.game)
@@ -1520,7 +1545,9 @@ class Tournaments:
             str(number),
         )
 
-        def make(pairing: Any, game: int, game_id: str) -> list[GameEvent]:
+        def make(
+            pairing: Any, game: int, game_id: str, drawn: dict[str, Any] | None = None
+        ) -> list[GameEvent]:
             taking = pairing.players
             seats = rules.seats[: len(taking)]
             entrants = [players_of[p] for p in taking]
@@ -1528,7 +1555,8 @@ class Tournaments:
                 Player(seat, e.name, e.player_id or "")
                 for seat, e in zip(seats, entrants, strict=False)
             )
-            options = {key: draw_seed() for key in seeds}  # as ``resolve_options(rules, {}, ...)``
+            # as ``resolve_options(rules, {}, ...)``, unless drawn for it already
+            options = {key: draw_seed() for key in seeds} if drawn is None else drawn
             known = cache.get((rules.name, len(players)))
             if known is not None:  # same ruleset, variants and defaults: players, seeds differ
                 resolved, added = known

@@ -614,7 +614,6 @@ def test_a_pairings_new_games_are_linked_without_the_historys_digests(
     event = _third_round_reported(db)
     digested: list[str] = []
     real = event_state._digest
-    monkeypatch.setattr(event_state, "_NAMED", {})
 
     def recorded(key: str) -> int:
         digested.append(key)
@@ -673,4 +672,131 @@ def test_a_pairing_refused_for_a_stored_game_id_leaves_it_in_the_history(
         assert test(old)
         monkeypatch.undo()
         svc.event_pair(event)
+        assert svc.verify(event).bad == 0
+
+
+@pytest.mark.parametrize("most_runs", [32, 2])
+def test_each_pairing_appends_the_closed_rounds_game_digests_as_a_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, most_runs: int
+) -> None:
+    """Each pairing (EV-5.1) moves the round it closes to the history and appends that
+    round's game digests to the kept ones as a sorted run of its own, the earlier runs kept
+    as written; past the most runs kept they are merged into one. Either way every earlier
+    round's game is found old, the open round's is not, and the state, the pairings and
+    'verify' are the whole log's."""
+    from projections import event_state
+
+    monkeypatch.setattr(event_state, "_MOST_RUNS", most_runs)
+    db = tmp_path / "e.db"
+    with open_service(db, create=True) as svc:
+        event = svc.event_new("Snap", "gammasphere", rounds=6).event_id
+        svc.event_register(event, [f"Player {n:02}" for n in range(13)])
+        kept: list[bytes] = []
+        for number in range(5):
+            play_round(svc, event, number)
+            row = snapshot_row(db, event)
+            assert row is not None
+            head = event_state._HEAD.decode(decode_snapshot_head(row[1]))
+            runs = head.old_runs.get("games", [])
+            data = head.old_keys.get("games", b"")
+            assert runs == event_state._runs(runs, len(data) // 8)  # rising, ending at the end
+            if most_runs > number + 1:
+                assert len(runs) == number  # one run a round closed (none before round 2)
+                assert all(data.startswith(before) for before in kept)  # the runs stay
+            kept.append(data)
+        svc.event_pair(event)
+        state = svc.parts.events._event(event).state
+        assert isinstance(state.games, PartedMap)
+        history = state.games._history
+        if most_runs == 2:
+            assert len(history.kept_runs["games"]) <= 2
+        for game, (number, _) in state.games.items():
+            assert history.is_old("games", game) == (number < history.cut)
+        assert reads(svc, event) == fresh_read(db, event)
+        assert svc.verify(event).bad == 0
+
+
+def decode_snapshot_head(data: bytes) -> bytes:
+    """The head's bytes of a kept snapshot in one buffer (``snapshot_row``)."""
+    head, *_ = msgspec.msgpack.decode(data)
+    assert isinstance(head, bytes)
+    return head
+
+
+def test_a_pairings_links_update_the_heads_maps_in_one_pass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The 5,000 games a pairing links (EV-3.8) are tables of the round the head holds and
+    games new to the store: their fold updates the head's tables and games in one pass each
+    (the links are never folded one by one), and reads as the whole log's fold: the
+    pairings, the standings, the state and 'verify'."""
+    db = tmp_path / "e.db"
+    event = _third_round_reported(db)
+
+    def refused(*args: object, **kwargs: object) -> Tournament:
+        raise AssertionError("the links were folded one by one")
+
+    monkeypatch.setattr(tournaments, "fold_stored", refused)
+    with open_service(db) as svc:
+        rows = svc.event_pair(event)
+        state = svc.parts.events._event(event).state
+        assert isinstance(state.tables, PartedMap)
+        assert state.tables._full is None  # the earlier rounds' tables never read
+        linked = [r for r in rows if not r.bye]
+        assert linked
+        assert all(len(r.games) == 1 for r in linked)
+        monkeypatch.undo()
+        assert reads(svc, event) == fresh_read(db, event)
+        assert svc.verify(event).bad == 0
+
+
+def kept_head(db: Path, event: str) -> object:
+    from projections import event_state
+
+    row = snapshot_row(db, event)
+    assert row is not None
+    return event_state._HEAD.decode(decode_snapshot_head(row[1]))
+
+
+def test_the_players_are_kept_as_written_until_one_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A save of a state whose players are the map its snapshot read writes their kept
+    bytes again (a pairing, EV-5.1, changes no player); a player dropped (EV-2.6) is
+    written afresh. Either way the event reads as the whole log's fold."""
+    from projections import event_state
+
+    db = tmp_path / "e.db"
+    event = _third_round_reported(db)
+    before = kept_head(db, event)
+    assert isinstance(before, event_state._Head)
+    assert before.players
+    encoded: list[object] = []
+    real = event_state._ENCODER
+
+    class Recording:
+        def encode(self, value: object) -> bytes:
+            if isinstance(value, list) and value and isinstance(value[0], tuple):
+                encoded.append(value[0][1])
+            return real.encode(value)
+
+    monkeypatch.setattr(event_state, "_ENCODER", Recording())
+    with open_service(db) as svc:
+        svc.event_pair(event)  # round 4: round 3 moves to the history, the head is written
+        entrants = set(svc.parts.events._event(event).state.players.values())
+    after = kept_head(db, event)
+    assert isinstance(after, event_state._Head)
+    assert after.version > before.version
+    assert bytes(after.players) == bytes(before.players)
+    assert not entrants.intersection(encoded)  # no entrant encoded again
+    with open_service(db) as svc:
+        player = next(iter(svc.parts.events._event(event).state.players))
+        svc.event_drop(event, player)
+        svc.event_result(event, ["1=2-0-0"])
+        assert reads(svc, event) == fresh_read(db, event)
+    dropped = kept_head(db, event)
+    assert isinstance(dropped, event_state._Head)
+    assert bytes(dropped.players) != bytes(before.players)
+    with open_service(db) as svc:
+        assert reads(svc, event) == fresh_read(db, event)
         assert svc.verify(event).bad == 0
