@@ -160,6 +160,7 @@ def _adjust(svc: RefereeService, who: Principal, view: GameView, form: Form) -> 
         reason=reason,
         by=who.label,
         resolves=int(answers) if answers.isdigit() else None,
+        revealed=bool(_text(form, "revealed")),
     )
     return "; ".join(result.summaries)
 
