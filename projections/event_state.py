@@ -200,6 +200,11 @@ class _Head(msgspec.Struct, kw_only=True):
     """The earlier rounds' pairing history (``_Met``): the opponents each player met and
     the byes each had, what a pairing needs of 45,000 earlier pairings. Empty when not kept
     (a snapshot written before it was): then the rounds are read."""
+    standings_at: int = 0
+    """The label of the kept standings row this head's standings are (``event_snapshot_
+    standings``' ``written``; 0: none kept): a save whose standings are the row's bytes
+    unchanged (a pairing moves none) leaves that row as it is and writes this label again,
+    so the 4.5 MB of counts are not rewritten with the head."""
     players: msgspec.Raw = msgspec.Raw(b"")
     """The players as encoded (a list of pairs; ``maps``' own list is then empty): a save
     of a state whose players are still the map read from here writes these bytes again,
@@ -337,6 +342,10 @@ class EventSnapshot(msgspec.Struct, kw_only=True):
     may have changed (a round's slips: the reader that needs the standings moves the
     counts by them in one pass, ``standings.advanced``; the writer of 5,000 slips does not)."""
     touched: list[TableKey] = []
+    standings_at: int = 0
+    """When ``standings`` (and ``table``, or no table: ``moved``) are the kept standings
+    row's bytes as read, that row's label (``_Head.standings_at``): a save leaves the row
+    as it is. 0: written afresh, labelled with the snapshot's version."""
 
 
 def _enc(value: Any) -> Any:
@@ -607,6 +616,10 @@ def _full(value: Any) -> immutables.Map[Any, Any]:
     return value.materialized() if isinstance(value, PartedMap) else value
 
 
+_ABSENT: Any = object()
+"""What a lookup answers for a key a map lacks (no stored value is this object)."""
+
+
 class PartedMap:
     """An ``immutables.Map`` of a snapshot's state whose older part (``history``) is read
     only when asked for: lookups of keys of the head answer from the head; a key the
@@ -637,14 +650,24 @@ class PartedMap:
         test = self._history.old_test(self._name)
         return self.materialized() if test is not None and test(key) else self._head
 
+    # A lookup tries the head first: the parts are disjoint, so a key found there is the
+    # answer, in one Python call (a pairing looks up 15,000 tables and games, most of
+    # them the open round's); only a key the head lacks asks whether the history holds it.
+
     def get(self, key: Any, default: Any = None) -> Any:
+        found = self._head.get(key, _ABSENT)
+        if found is not _ABSENT:
+            return found
         return self._where(key).get(key, default)
 
     def __getitem__(self, key: Any) -> Any:
+        found = self._head.get(key, _ABSENT)
+        if found is not _ABSENT:
+            return found
         return self._where(key)[key]
 
     def __contains__(self, key: Any) -> bool:
-        return key in self._where(key)
+        return key in self._head or key in self._where(key)
 
     def __len__(self) -> int:
         if self._full is not None:
@@ -729,9 +752,15 @@ class _PartedMutation:
         return self._on(key)[key]
 
     def get(self, key: Any, default: Any = None) -> Any:
+        if self._whole is None:  # the head's keys first, as ``PartedMap.get``
+            found = self._mutation.get(key, _ABSENT)
+            if found is not _ABSENT:
+                return found
         return self._on(key).get(key, default)
 
     def __contains__(self, key: Any) -> bool:
+        if self._whole is None and key in self._mutation:
+            return True
         return key in self._on(key)
 
     def __delitem__(self, key: Any) -> None:
@@ -1085,6 +1114,8 @@ class _Cut(msgspec.Struct, kw_only=True):
     met: bytes = b""
     players: tuple[Any, msgspec.Raw] | None = None
     """The players' map and its bytes as this head keeps them."""
+    standings_at: int = 0
+    """The label of the standings row the head stands on (``_Head.standings_at``)."""
 
 
 def _rows_of(
@@ -1188,6 +1219,7 @@ def _cut(snapshot: EventSnapshot, history: _History | None) -> _Cut:
         old_runs=runs,
         old_kinds=kinds or {},
         old_met=met if kinds is not None else b"",
+        standings_at=_standings_label(snapshot),
     )
     return _Cut(
         head=_ENCODER.encode(head),
@@ -1206,7 +1238,15 @@ def _cut(snapshot: EventSnapshot, history: _History | None) -> _Cut:
         kinds=kinds,
         met=met,
         players=kept_players,
+        standings_at=head["standings_at"],
     )
+
+
+def _standings_label(snapshot: EventSnapshot) -> int:
+    """The label of the standings row ``snapshot``'s head stands on (0: no standings)."""
+    if snapshot.standings is None:
+        return 0
+    return snapshot.standings_at or snapshot.version
 
 
 def _stored(snapshot: EventSnapshot, state: Tournament, maps: dict[str, Any]) -> dict[str, Any]:
@@ -1269,6 +1309,7 @@ def _decode_head(
         table=msgspec.Raw(table) if standings is not None and table is not None else None,
         moved=head.moved,
         touched=head.touched,
+        standings_at=head.standings_at,
     )
 
 
@@ -1390,17 +1431,34 @@ class KeptLater:
     Read by the snapshot's version: one replaced since (a newer one kept by another
     process) reads as none kept, and the standings are then counted from the state."""
 
-    def __init__(self, snapshots: EventSnapshots, event_id: str, version: int) -> None:
+    def __init__(self, snapshots: EventSnapshots, event_id: str, version: int, at: int = 0) -> None:
         self.snapshots = snapshots
         self.event_id = event_id
         self.version = version
+        self.at = at
+        """The label of the standings row the head stands on (``_Head.standings_at``)."""
         self.standings = False
         self.table = False
         self.lock = threading.Lock()
+        self.given: dict[str, msgspec.Raw] = {}
+        """What ``read`` answered, by column: a save of these very bytes leaves the row."""
 
     def read(self, column: str) -> msgspec.Raw | None:
         """``standings`` (the counts) or ``standings_table``, as kept at the version."""
-        return self.snapshots.kept_part(self.event_id, self.version, column)
+        raw = self.snapshots.kept_part(self.event_id, self.version, column, self.at)
+        if raw is not None:
+            self.given[column] = raw
+        return raw
+
+    def label(self, standings: Any, table: Any, moved: bool) -> int:
+        """The kept row's label when ``standings`` and ``table`` are the bytes read from it
+        unchanged (no table: only when ``moved``, which makes a reader ignore the row's
+        table), else 0 (they are written afresh)."""
+        if not self.at or standings is None or standings is not self.given.get("standings"):
+            return 0
+        if table is None and moved:
+            return self.at
+        return self.at if table is not None and table is self.given.get("standings_table") else 0
 
 
 class EventSnapshots:
@@ -1417,6 +1475,7 @@ class EventSnapshots:
         self.read_only = bool(store.read_only)
         self.table = self.db.t("event_snapshot")
         self.rounds = self.db.t("event_snapshot_round")
+        self.standings = self.db.t("event_snapshot_standings")
         blob = self.db.blob
         self.ddl = (
             f"CREATE TABLE IF NOT EXISTS {self.table} (event_id TEXT PRIMARY KEY, version BIGINT "
@@ -1427,6 +1486,14 @@ class EventSnapshots:
             f"CREATE TABLE IF NOT EXISTS {self.rounds} (event_id TEXT NOT NULL, number BIGINT "
             f"NOT NULL, fingerprint TEXT NOT NULL, written BIGINT NOT NULL, pairings {blob} NOT "
             f"NULL, maps {blob} NOT NULL, PRIMARY KEY (event_id, number))"
+        )
+        # the standings in a row of their own (``event_snapshot``'s ``standings`` and
+        # ``standings_table`` are left empty): SQLite writes a whole row again when any
+        # column changes, and a pairing changes the head but not the 4.5 MB of counts
+        self.standings_ddl = (
+            f"CREATE TABLE IF NOT EXISTS {self.standings} (event_id TEXT PRIMARY KEY, written "
+            f"BIGINT NOT NULL, fingerprint TEXT NOT NULL, standings {blob} NOT NULL, "
+            f"standings_table {blob})"
         )
 
     def _fetcher(self, event_id: str) -> Fetch:
@@ -1471,17 +1538,12 @@ class EventSnapshots:
     def _load(self, event_id: str, *, whole: bool) -> tuple[EventSnapshot, KeptLater] | None:
         if self.db.absent() or not FINGERPRINT:
             return None
-        parts = (
-            "standings, standings_table"
-            if whole
-            else ("standings IS NOT NULL, standings_table IS NOT NULL")
-        )
+        parts = "standings, standings_table" if whole else "1, standings_table IS NOT NULL"
         try:
             with self.db.reading() as cursor:
                 cursor.execute(
                     self.db.sql(
-                        f"SELECT fingerprint, head, {parts}, version FROM "
-                        f"{self.table} WHERE event_id = ?"
+                        f"SELECT fingerprint, head, version FROM {self.table} WHERE event_id = ?"
                     ),
                     (event_id,),
                 )
@@ -1490,35 +1552,52 @@ class EventSnapshots:
             return None
         if row is None or row[0] != FINGERPRINT:
             return None
-        version = int(row[4])
-        later = KeptLater(self, event_id, version)
-        if not whole:
-            later.standings = bool(row[2])
-            later.table = bool(row[2]) and bool(row[3])
+        try:
+            with self.db.reading() as cursor:
+                cursor.execute(
+                    self.db.sql(
+                        f"SELECT written, fingerprint, {parts} FROM {self.standings} "
+                        "WHERE event_id = ?"
+                    ),
+                    (event_id,),
+                )
+                kept = cursor.fetchone()
+        except Exception:  # no standings table yet: none kept
+            kept = None
+        version = int(row[2])
         try:
             snapshot = _decode_head(
-                bytes(row[1]),
-                self._fetcher(event_id),
-                self._refolder(event_id, version),
-                None if not whole or row[2] is None else bytes(row[2]),
-                None if not whole or row[3] is None else bytes(row[3]),
+                bytes(row[1]), self._fetcher(event_id), self._refolder(event_id, version), None
             )
         except (msgspec.DecodeError, msgspec.ValidationError, NotImplementedError):
             return None
+        at = snapshot.standings_at
+        if not at or kept is None or int(kept[0]) != at or kept[1] != FINGERPRINT:
+            at = 0  # none kept, or the row is not the one this head stands on
+        later = KeptLater(self, event_id, version, at)
+        if at and whole:
+            snapshot.standings = msgspec.Raw(bytes(kept[2]))
+            snapshot.table = None if kept[3] is None else msgspec.Raw(bytes(kept[3]))
+        elif at:
+            later.standings = True
+            later.table = bool(kept[3])
+        snapshot.standings_at = at if whole else 0
         return snapshot, later
 
-    def kept_part(self, event_id: str, version: int, column: str) -> msgspec.Raw | None:
+    def kept_part(self, event_id: str, version: int, column: str, at: int) -> msgspec.Raw | None:
         """The standings (``standings``) or their table (``standings_table``) of the
-        snapshot kept at ``version`` by this code, if it is still the one kept."""
+        snapshot kept at ``version`` by this code, if it is still the one kept and its
+        standings row still the one labelled ``at``."""
         assert column in ("standings", "standings_table")
         try:
             with self.db.reading() as cursor:
                 cursor.execute(
                     self.db.sql(
-                        f"SELECT {column} FROM {self.table} WHERE event_id = ? AND version = ? "
-                        "AND fingerprint = ?"
+                        f"SELECT s.{column} FROM {self.standings} s JOIN {self.table} h ON "
+                        "h.event_id = s.event_id WHERE s.event_id = ? AND h.version = ? AND "
+                        "h.fingerprint = ? AND s.written = ? AND s.fingerprint = ?"
                     ),
-                    (event_id, version, FINGERPRINT),
+                    (event_id, version, FINGERPRINT, at, FINGERPRINT),
                 )
                 row = cursor.fetchone()
         except Exception:  # a database we cannot read: as if none were kept
@@ -1569,6 +1648,7 @@ class EventSnapshots:
         with self.db.locked() as cursor:
             cursor.execute(self.ddl)
             cursor.execute(self.rounds_ddl)
+            cursor.execute(self.standings_ddl)
             cursor.execute(
                 self.db.sql(f"SELECT version, fingerprint FROM {self.table} WHERE event_id = ?"),
                 (event_id,),
@@ -1614,7 +1694,34 @@ class EventSnapshots:
                     "history = excluded.history, standings = excluded.standings, "
                     "standings_table = excluded.standings_table"
                 ),
-                (event_id, version, FINGERPRINT, cut.head, b"", standings, table),
+                (event_id, version, FINGERPRINT, cut.head, b"", None, None),
+            )
+            if standings is None:
+                cursor.execute(
+                    self.db.sql(f"DELETE FROM {self.standings} WHERE event_id = ?"), (event_id,)
+                )
+                return True
+            if cut.standings_at != version:  # the kept row's bytes: written only if gone
+                cursor.execute(
+                    self.db.sql(
+                        f"SELECT written, fingerprint FROM {self.standings} WHERE event_id = ?"
+                    ),
+                    (event_id,),
+                )
+                found = cursor.fetchone()
+                if found is not None and (int(found[0]), found[1]) == (
+                    cut.standings_at,
+                    FINGERPRINT,
+                ):
+                    return True
+            cursor.execute(
+                self.db.sql(
+                    f"INSERT INTO {self.standings} (event_id, written, fingerprint, standings, "
+                    "standings_table) VALUES (?, ?, ?, ?, ?) ON CONFLICT (event_id) DO UPDATE "
+                    "SET written = excluded.written, fingerprint = excluded.fingerprint, "
+                    "standings = excluded.standings, standings_table = excluded.standings_table"
+                ),
+                (event_id, cut.standings_at, FINGERPRINT, standings, table),
             )
         return True
 
@@ -1624,11 +1731,15 @@ class EventSnapshots:
             return
         try:
             with self.db.locked() as cursor:
+                cursor.execute(self.standings_ddl)
                 cursor.execute(
                     self.db.sql(f"DELETE FROM {self.table} WHERE event_id = ?"), (event_id,)
                 )
                 cursor.execute(
                     self.db.sql(f"DELETE FROM {self.rounds} WHERE event_id = ?"), (event_id,)
+                )
+                cursor.execute(
+                    self.db.sql(f"DELETE FROM {self.standings} WHERE event_id = ?"), (event_id,)
                 )
         except Exception:  # no table: nothing kept
             return

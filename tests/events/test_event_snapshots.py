@@ -89,8 +89,8 @@ def snapshot_row(db: Path, event: str) -> tuple[int, bytes] | None:
     standings) in one buffer, as ``decode_snapshot`` reads them."""
     with sqlite3.connect(db.with_name(db.stem + ".projections.db")) as conn:
         row = conn.execute(
-            "SELECT version, head, standings, standings_table FROM event_snapshot "
-            "WHERE event_id = ?",
+            "SELECT h.version, h.head, s.standings, s.standings_table FROM event_snapshot h "
+            "LEFT JOIN event_snapshot_standings s ON s.event_id = h.event_id WHERE h.event_id = ?",
             (event,),
         ).fetchone()
         rows = conn.execute(
@@ -800,3 +800,110 @@ def test_the_players_are_kept_as_written_until_one_changes(
     with open_service(db) as svc:
         assert reads(svc, event) == fresh_read(db, event)
         assert svc.verify(event).bad == 0
+
+
+def standings_row(db: Path, event: str) -> tuple[int, bytes] | None:
+    """The kept standings row's label and counts (``event_snapshot_standings``)."""
+    with sqlite3.connect(db.with_name(db.stem + ".projections.db")) as conn:
+        row = conn.execute(
+            "SELECT written, standings FROM event_snapshot_standings WHERE event_id = ?",
+            (event,),
+        ).fetchone()
+    return None if row is None else (int(row[0]), bytes(row[1]))
+
+
+def test_a_pairing_leaves_the_kept_standings_row_as_written(tmp_path: Path) -> None:
+    """The standings (EV-4.1) are kept in a row of their own: a pairing (EV-5.1) moves
+    none of them, so its snapshot writes a new head standing on the row as it was (the
+    same label, the same bytes, not written again), and every read, the next pairing and
+    'verify' are the whole log's."""
+    db = tmp_path / "e.db"
+    event = _third_round_reported(db)
+    with open_service(db) as svc:
+        svc.event_standings(event)  # the round's results counted and kept
+    before_head = snapshot_row(db, event)
+    before = standings_row(db, event)
+    assert before is not None
+    assert before_head is not None
+    with open_service(db) as svc:
+        svc.event_pair(event)  # round 4: a new head
+    after_head = snapshot_row(db, event)
+    assert after_head is not None
+    assert after_head[0] > before_head[0]
+    assert standings_row(db, event) == before  # the row left as it was
+    with open_service(db) as svc:
+        assert svc.parts.events._event(event)._later is not None  # kept, read when asked
+        assert svc.verify(event).bad == 0
+        from_snapshot = reads(svc, event)
+    assert from_snapshot == fresh_read(db, event)
+
+
+@pytest.mark.parametrize("damage", ["missing", "stale"])
+def test_a_missing_or_stale_standings_row_reads_as_none_kept(tmp_path: Path, damage: str) -> None:
+    """A head whose standings row is gone, or is another head's (its label not the one
+    this head stands on), reads as a snapshot without standings: they are counted from
+    the state and equal the whole log's (EV-4.1), and the next keep writes them again."""
+    db = tmp_path / "e.db"
+    event = build(db, rounds=2)
+    kept = standings_row(db, event)
+    assert kept is not None
+    with sqlite3.connect(db.with_name(db.stem + ".projections.db")) as conn:
+        if damage == "missing":
+            conn.execute("DELETE FROM event_snapshot_standings WHERE event_id = ?", (event,))
+        else:
+            conn.execute(
+                "UPDATE event_snapshot_standings SET written = written + 1 WHERE event_id = ?",
+                (event,),
+            )
+    with open_service(db) as svc:
+        loaded = svc.parts.events._event(event)
+        assert loaded._later is None
+        assert not loaded._keeps_standings()
+        assert svc.verify(event).bad == 0
+        from_snapshot = reads(svc, event)
+    assert from_snapshot == fresh_read(db, event)
+    with open_service(db) as svc:
+        play_round(svc, event, 2)  # the next round: the snapshot kept again, with standings
+        svc.event_standings(event)
+    again = standings_row(db, event)
+    assert again is not None
+    assert again[0] > kept[0]  # written afresh, at a later version
+    with open_service(db) as svc:
+        assert svc.parts.events._event(event)._keeps_standings()
+        assert reads(svc, event) == fresh_read(db, event)
+
+
+def test_a_parted_maps_head_keys_are_answered_without_the_history(tmp_path: Path) -> None:
+    """A lookup of a key the head holds (the open round's tables: a pairing looks up
+    thousands) is answered from the head without asking whether the history holds it;
+    a key of an earlier round, or of none, is still answered as the whole map answers."""
+    db = tmp_path / "e.db"
+    event = build(db, rounds=3)
+    with open_service(db) as svc:
+        whole = fresh_read(db, event)[3]
+        state = svc.event_state(event)
+    tables = state.tables
+    assert isinstance(tables, PartedMap)
+    plain = whole.tables  # type: ignore[attr-defined]
+    history = tables._history
+    mutation = tables.mutate()
+    asked: list[object] = []
+    real = history.old_test
+
+    def counted(name: str) -> object:
+        asked.append(name)
+        return real(name)
+
+    history.old_test = counted  # type: ignore[method-assign,assignment]
+    head = next(iter(tables._head.keys()))
+    assert tables.get(head) == plain.get(head)
+    assert tables[head] == plain[head]
+    assert head in tables
+    assert mutation.get(head) == plain.get(head)
+    assert head in mutation
+    assert asked == []  # the head answered alone
+    for key in [(1, 1), (9, 9)]:
+        assert tables.get(key) == plain.get(key)
+        assert (key in tables) == (key in plain)
+        assert mutation.get(key) == plain.get(key)
+    assert asked  # the earlier and the unknown keys asked the history
