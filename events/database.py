@@ -62,6 +62,7 @@ READ_MODELS = (
     "event_snapshot",  # events' folded states (projections.event_state): a rebuild drops them too
     "event_snapshot_round",  # and their earlier rounds
     "event_snapshot_standings",  # and their kept standings
+    "event_snapshot_players",  # and their players
 )
 """Every read model's table (``projections``): what a rebuild drops on PostgreSQL (on
 SQLite the whole file goes)."""

@@ -205,6 +205,10 @@ class _Head(msgspec.Struct, kw_only=True):
     standings``' ``written``; 0: none kept): a save whose standings are the row's bytes
     unchanged (a pairing moves none) leaves that row as it is and writes this label again,
     so the 4.5 MB of counts are not rewritten with the head."""
+    players_at: int = 0
+    """The label of the players row (``event_snapshot_players``' ``written``) this head's
+    players are (0: they are ``players``, in the head): a save whose players are that
+    row's, unchanged (a pairing or a result changes none), leaves the row as it is."""
     players: msgspec.Raw = msgspec.Raw(b"")
     """The players as encoded (a list of pairs; ``maps``' own list is then empty): a save
     of a state whose players are still the map read from here writes these bytes again,
@@ -374,7 +378,13 @@ _COUNTS = msgspec.msgpack.Decoder(PlacedCounts)
 _FIGURED = msgspec.msgpack.Decoder(CountedFigures)
 _TABLE = msgspec.msgpack.Decoder(list[Standing])
 _ENVELOPE = msgspec.msgpack.Decoder(
-    tuple[bytes, list[tuple[int, int, bytes, bytes]], bytes | None, bytes | None]
+    tuple[
+        bytes,
+        list[tuple[int, int, bytes, bytes]],
+        bytes | None,
+        bytes | None,
+        tuple[int, bytes] | None,
+    ]
 )
 
 
@@ -430,6 +440,8 @@ class _History:
         self._tests: dict[str, Callable[[Any], bool] | None] = {}
         self._fresh: set[Any] = set()
         self.kept_players: tuple[Any, msgspec.Raw] | None = None
+        self.players_at = 0
+        """The label of the players row ``kept_players``' bytes are (0: not in a row)."""
         """The players' map of a state over this history and its bytes as kept (``_Head``'s
         ``players``): written again as they are while a state's players are that map."""
         """Game ids made for this state's newest round (``known_new``): new to the store, so
@@ -1116,6 +1128,8 @@ class _Cut(msgspec.Struct, kw_only=True):
     """The players' map and its bytes as this head keeps them."""
     standings_at: int = 0
     """The label of the standings row the head stands on (``_Head.standings_at``)."""
+    players_at: int = 0
+    """The label of the players row the head stands on (0: the players are in the head)."""
 
 
 def _rows_of(
@@ -1132,8 +1146,9 @@ def _rows_of(
     return rows
 
 
-def _cut(snapshot: EventSnapshot, history: _History | None) -> _Cut:
-    """``snapshot`` cut at its latest round. A state whose history is ``history`` (its
+def _cut(snapshot: EventSnapshot, history: _History | None, *, apart: bool = True) -> _Cut:
+    """``snapshot`` cut at its latest round (``apart``: its players in a row of their own,
+    ``_Cut.players``, else in the head). A state whose history is ``history`` (its
     rows stand) moves the rounds the head holds below the new cut into rows of their own,
     from the head alone; any other state is cut whole (every row written again)."""
     state = snapshot.state
@@ -1205,12 +1220,12 @@ def _cut(snapshot: EventSnapshot, history: _History | None) -> _Cut:
         counts = {name: len(moved.get(name, ())) for name in _PARTED}
         keys = {name: _digests(moved.get(name, ())) for name in _KEYED}
         runs = {name: _runs(None, len(data) // 8) for name, data in keys.items()}
-    players = head_maps["players"]
-    kept_players = history.kept_players if history is not None else None
-    if kept_players is None or kept_players[0] is not players:
-        kept_players = (players, msgspec.Raw(_ENCODER.encode(list(players.items()))))
+    kept_players, players_at = _players_cut(history, head_maps["players"], version)
     head = _stored(snapshot, msgspec.structs.replace(state, rounds=head_rounds), head_maps)
-    head["players"] = kept_players[1]
+    if apart:  # in a row of their own
+        head["players_at"] = players_at
+    else:
+        head["players"], players_at = kept_players[1], 0
     head.update(
         cut=cut,
         written=written,
@@ -1238,6 +1253,7 @@ def _cut(snapshot: EventSnapshot, history: _History | None) -> _Cut:
         kinds=kinds,
         met=met,
         players=kept_players,
+        players_at=players_at,
         standings_at=head["standings_at"],
     )
 
@@ -1247,6 +1263,19 @@ def _standings_label(snapshot: EventSnapshot) -> int:
     if snapshot.standings is None:
         return 0
     return snapshot.standings_at or snapshot.version
+
+
+def _players_cut(
+    history: _History | None, players: Any, version: int
+) -> tuple[tuple[Any, msgspec.Raw], int]:
+    """The players and their bytes as a cut keeps them, and the label of their row: the
+    kept row's while they are the map read from it (its bytes not encoded again), else
+    ``version`` (written afresh)."""
+    kept = history.kept_players if history is not None else None
+    if kept is None or kept[0] is not players:
+        return (players, msgspec.Raw(_ENCODER.encode(list(players.items())))), version
+    at = history.players_at if history is not None else 0
+    return kept, at or version
 
 
 def _stored(snapshot: EventSnapshot, state: Tournament, maps: dict[str, Any]) -> dict[str, Any]:
@@ -1280,6 +1309,7 @@ def _parted_state(head: _Head, history: _History) -> Tournament:
     if head.players:
         maps["players"] = immutables.Map(_PLAYERS.decode(head.players))
         history.kept_players = (maps["players"], head.players)
+        history.players_at = head.players_at
     parted: dict[str, Any] = {
         name: PartedMap(maps[name], history, name) if name in _PARTED else maps[name]
         for name in maps
@@ -1295,8 +1325,13 @@ def _decode_head(
     refold: Callable[[], Tournament] | None,
     standings: bytes | None,
     table: bytes | None = None,
+    players: tuple[int, bytes] | None = None,
 ) -> EventSnapshot:
     head = _HEAD.decode(data)
+    if head.players_at:  # the players are in a row of their own: ``players`` (label, bytes)
+        if players is None or players[0] != head.players_at:
+            raise msgspec.DecodeError("the players' row is not the head's")
+        head.players = msgspec.Raw(players[1])
     history = _History.of(head, fetch, refold)
     state = _parted_state(head, history)
     return EventSnapshot(
@@ -1317,15 +1352,17 @@ def encode_snapshot(snapshot: EventSnapshot) -> bytes:
     """The whole snapshot in one buffer (head, the earlier rounds' rows, standings), as
     ``decode_snapshot`` reads it: for tests and tools; the tables keep the parts in rows
     and columns of their own."""
-    cut = _cut(snapshot, None)
+    cut = _cut(snapshot, None, apart=False)
     standings = bytes(snapshot.standings) if snapshot.standings is not None else None
     table = bytes(snapshot.table) if snapshot.table is not None else None
     rows = [(number, snapshot.version, pairings, maps) for number, pairings, maps in cut.rows]
-    return _ENCODER.encode((cut.head, rows, standings, table))
+    return _ENCODER.encode((cut.head, rows, standings, table, None))
 
 
 def decode_snapshot(data: bytes) -> EventSnapshot:
-    head, rows, standings, table = _ENVELOPE.decode(data)
+    """A snapshot from ``encode_snapshot``'s buffer (or the tables' parts in one: the head,
+    the rows, the standings and their table, the players' row, label and bytes, or none)."""
+    head, rows, standings, table, players = _ENVELOPE.decode(data)
 
     def fetch(column: str, written: dict[int, int]) -> list[bytes] | None:
         found = {number: (at, pairings, maps) for number, at, pairings, maps in rows}
@@ -1337,7 +1374,7 @@ def decode_snapshot(data: bytes) -> EventSnapshot:
             out.append(row[1] if column == "pairings" else row[2])
         return out
 
-    return _decode_head(head, fetch, None, standings, table)
+    return _decode_head(head, fetch, None, standings, table, players)
 
 
 _COUNTS_MARK = b"\xc1"  # a byte msgpack never writes: not a value, a framed layout
@@ -1476,6 +1513,7 @@ class EventSnapshots:
         self.table = self.db.t("event_snapshot")
         self.rounds = self.db.t("event_snapshot_round")
         self.standings = self.db.t("event_snapshot_standings")
+        self.players = self.db.t("event_snapshot_players")
         blob = self.db.blob
         self.ddl = (
             f"CREATE TABLE IF NOT EXISTS {self.table} (event_id TEXT PRIMARY KEY, version BIGINT "
@@ -1494,6 +1532,11 @@ class EventSnapshots:
             f"CREATE TABLE IF NOT EXISTS {self.standings} (event_id TEXT PRIMARY KEY, written "
             f"BIGINT NOT NULL, fingerprint TEXT NOT NULL, standings {blob} NOT NULL, "
             f"standings_table {blob})"
+        )
+        # and the players (1.2 MB at 10,000 players), which a pairing or a result changes not
+        self.players_ddl = (
+            f"CREATE TABLE IF NOT EXISTS {self.players} (event_id TEXT PRIMARY KEY, written "
+            f"BIGINT NOT NULL, fingerprint TEXT NOT NULL, players {blob} NOT NULL)"
         )
 
     def _fetcher(self, event_id: str) -> Fetch:
@@ -1564,10 +1607,16 @@ class EventSnapshots:
                 kept = cursor.fetchone()
         except Exception:  # no standings table yet: none kept
             kept = None
+        players = self._kept_players(event_id)
         version = int(row[2])
         try:
             snapshot = _decode_head(
-                bytes(row[1]), self._fetcher(event_id), self._refolder(event_id, version), None
+                bytes(row[1]),
+                self._fetcher(event_id),
+                self._refolder(event_id, version),
+                None,
+                None,
+                players,
             )
         except (msgspec.DecodeError, msgspec.ValidationError, NotImplementedError):
             return None
@@ -1583,6 +1632,24 @@ class EventSnapshots:
             later.table = bool(kept[3])
         snapshot.standings_at = at if whole else 0
         return snapshot, later
+
+    def _kept_players(self, event_id: str) -> tuple[int, bytes] | None:
+        """The event's kept players row: its label and bytes (``None``: none kept)."""
+        try:
+            with self.db.reading() as cursor:
+                cursor.execute(
+                    self.db.sql(
+                        f"SELECT written, fingerprint, players FROM {self.players} "
+                        "WHERE event_id = ?"
+                    ),
+                    (event_id,),
+                )
+                row = cursor.fetchone()
+        except Exception:  # no players table yet: none kept
+            return None
+        if row is None or row[1] != FINGERPRINT:
+            return None
+        return int(row[0]), bytes(row[2])
 
     def kept_part(self, event_id: str, version: int, column: str, at: int) -> msgspec.Raw | None:
         """The standings (``standings``) or their table (``standings_table``) of the
@@ -1638,6 +1705,7 @@ class EventSnapshots:
             history._maps = {name: immutables.Map(cut.moved.get(name, {})) for name in _PARTED}
             history._rounds = cut.moved_rounds
         history.kept_players = cut.players
+        history.players_at = cut.players_at
         return _handed_back(snapshot, cut, history)
 
     def _write(
@@ -1649,6 +1717,7 @@ class EventSnapshots:
             cursor.execute(self.ddl)
             cursor.execute(self.rounds_ddl)
             cursor.execute(self.standings_ddl)
+            cursor.execute(self.players_ddl)
             cursor.execute(
                 self.db.sql(f"SELECT version, fingerprint FROM {self.table} WHERE event_id = ?"),
                 (event_id,),
@@ -1696,6 +1765,8 @@ class EventSnapshots:
                 ),
                 (event_id, version, FINGERPRINT, cut.head, b"", None, None),
             )
+            if cut.players_at and cut.players is not None:
+                self._write_players(cursor, event_id, cut.players_at, cut.players[1])
             if standings is None:
                 cursor.execute(
                     self.db.sql(f"DELETE FROM {self.standings} WHERE event_id = ?"), (event_id,)
@@ -1725,6 +1796,24 @@ class EventSnapshots:
             )
         return True
 
+    def _write_players(self, cursor: Any, event_id: str, at: int, players: bytes) -> None:
+        """The players row labelled ``at`` with ``players``, left as it is when it is."""
+        cursor.execute(
+            self.db.sql(f"SELECT written, fingerprint FROM {self.players} WHERE event_id = ?"),
+            (event_id,),
+        )
+        found = cursor.fetchone()
+        if found is not None and (int(found[0]), found[1]) == (at, FINGERPRINT):
+            return  # the bytes read from it, unchanged: not written again
+        cursor.execute(
+            self.db.sql(
+                f"INSERT INTO {self.players} (event_id, written, fingerprint, players) VALUES "
+                "(?, ?, ?, ?) ON CONFLICT (event_id) DO UPDATE SET written = excluded.written, "
+                "fingerprint = excluded.fingerprint, players = excluded.players"
+            ),
+            (event_id, at, FINGERPRINT, players),
+        )
+
     def drop(self, event_id: str) -> None:
         """Forget the event's snapshot (one that did not match its log)."""
         if self.read_only or self.db.absent():
@@ -1732,8 +1821,12 @@ class EventSnapshots:
         try:
             with self.db.locked() as cursor:
                 cursor.execute(self.standings_ddl)
+                cursor.execute(self.players_ddl)
                 cursor.execute(
                     self.db.sql(f"DELETE FROM {self.table} WHERE event_id = ?"), (event_id,)
+                )
+                cursor.execute(
+                    self.db.sql(f"DELETE FROM {self.players} WHERE event_id = ?"), (event_id,)
                 )
                 cursor.execute(
                     self.db.sql(f"DELETE FROM {self.rounds} WHERE event_id = ?"), (event_id,)

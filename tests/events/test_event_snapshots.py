@@ -98,10 +98,14 @@ def snapshot_row(db: Path, event: str) -> tuple[int, bytes] | None:
             "WHERE event_id = ? ORDER BY number",
             (event,),
         ).fetchall()
+        players = conn.execute(
+            "SELECT written, players FROM event_snapshot_players WHERE event_id = ?", (event,)
+        ).fetchone()
     if row is None:
         return None
     standings = [None if r is None else bytes(r) for r in row[2:]]
-    parts = (bytes(row[1]), [tuple(r) for r in rows], *standings)
+    kept_players = None if players is None else (int(players[0]), bytes(players[1]))
+    parts = (bytes(row[1]), [tuple(r) for r in rows], *standings, kept_players)
     return int(row[0]), msgspec.msgpack.encode(parts)
 
 
@@ -755,7 +759,11 @@ def kept_head(db: Path, event: str) -> object:
 
     row = snapshot_row(db, event)
     assert row is not None
-    return event_state._HEAD.decode(decode_snapshot_head(row[1]))
+    head = event_state._HEAD.decode(decode_snapshot_head(row[1]))
+    players = msgspec.msgpack.decode(row[1])[4]  # the players' row: label and bytes
+    if head.players_at and players is not None and players[0] == head.players_at:
+        head.players = msgspec.Raw(players[1])
+    return head
 
 
 def test_the_players_are_kept_as_written_until_one_changes(
@@ -788,6 +796,7 @@ def test_the_players_are_kept_as_written_until_one_changes(
     assert isinstance(after, event_state._Head)
     assert after.version > before.version
     assert bytes(after.players) == bytes(before.players)
+    assert after.players_at == before.players_at  # their row left as it was
     assert not entrants.intersection(encoded)  # no entrant encoded again
     with open_service(db) as svc:
         player = next(iter(svc.parts.events._event(event).state.players))
@@ -797,6 +806,7 @@ def test_the_players_are_kept_as_written_until_one_changes(
     dropped = kept_head(db, event)
     assert isinstance(dropped, event_state._Head)
     assert bytes(dropped.players) != bytes(before.players)
+    assert dropped.players_at > before.players_at  # their row written afresh
     with open_service(db) as svc:
         assert reads(svc, event) == fresh_read(db, event)
         assert svc.verify(event).bad == 0
@@ -907,3 +917,35 @@ def test_a_parted_maps_head_keys_are_answered_without_the_history(tmp_path: Path
         assert (key in tables) == (key in plain)
         assert mutation.get(key) == plain.get(key)
     assert asked  # the earlier and the unknown keys asked the history
+
+
+@pytest.mark.parametrize("damage", ["missing", "stale"])
+def test_a_missing_or_stale_players_row_makes_the_snapshot_unread(
+    tmp_path: Path, damage: str
+) -> None:
+    """The players are kept in a row of their own: a head whose players row is gone, or is
+    not the one it stands on, is not read (the event is folded from its log, EV-2.1's
+    players as registered) and the next keep writes a whole snapshot again."""
+    db = tmp_path / "e.db"
+    event = build(db, rounds=2)
+    with sqlite3.connect(db.with_name(db.stem + ".projections.db")) as conn:
+        if damage == "missing":
+            conn.execute("DELETE FROM event_snapshot_players WHERE event_id = ?", (event,))
+        else:
+            conn.execute(
+                "UPDATE event_snapshot_players SET written = written + 1 WHERE event_id = ?",
+                (event,),
+            )
+    with open_service(db) as svc:
+        snapshots = svc.parts.events._snapshots()
+        assert snapshots is not None
+        assert snapshots.load_head(event) is None  # not read
+        assert svc.verify(event).bad == 0
+        from_log = reads(svc, event)
+    assert from_log == fresh_read(db, event)
+    with open_service(db) as svc:
+        play_round(svc, event, 2)  # kept again
+        snapshots = svc.parts.events._snapshots()
+        assert snapshots is not None
+        assert snapshots.load_head(event) is not None
+        assert reads(svc, event) == fresh_read(db, event)
