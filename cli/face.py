@@ -141,11 +141,66 @@ def say_which(ref: str, game_id: str) -> None:
     typer.echo(f"({ref} is {game_id})", err=True)
 
 
-def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
-    from service.wording import safe_text
+def fail(
+    message: str,
+    code: int = EXIT_USAGE,
+    *,
+    clause: str | None = None,
+    reason: str | None = None,
+) -> NoReturn:
+    """Refuse the command: one line on standard error and exit ``code``. Under ``--json``
+    the line is one JSON object (``error_object``), so a script reads a refusal as it
+    reads an answer; the text and the exit code are the same either way."""
+    if json_wanted():
+        emit_json_error(message, code, clause=clause, reason=reason)
+    else:
+        from service.wording import safe_text
 
-    typer.echo(f"error: {safe_text(message)}", err=True)
+        typer.echo(f"error: {safe_text(message)}", err=True)
     raise typer.Exit(code)
+
+
+def json_wanted() -> bool:
+    """Whether the command running was given ``--json`` (every ``JsonOpt`` is ``as_json``)."""
+    from importlib import import_module
+
+    # click's, or the copy newer typer releases carry: found from typer's own Context
+    click = typer.Context.__mro__[1].__module__.rpartition(".")[0]
+    ctx = import_module(f"{click}.globals").get_current_context(silent=True)
+    while ctx is not None:
+        if ctx.params.get("as_json") is True:
+            return True
+        ctx = ctx.parent
+    return False
+
+
+CLAUSE_FIRST = r"([A-Z][A-Z0-9]*-[A-Z0-9]+(?:\.[A-Z0-9]+)*): (.+)"
+"""A message that begins with the clause it applies (``REF-1.3: the game is over``)."""
+
+
+def error_object(
+    message: str, code: int, *, clause: str | None = None, reason: str | None = None
+) -> dict[str, Any]:
+    """A refusal as ``--json`` prints it: ``error`` (the line text mode prints, without
+    ``error:``), ``clause`` (the clause it names, or ``null``), ``reason`` (why, in plain
+    words) and ``exit`` (the exit code)."""
+    if clause is None:
+        import re
+
+        first = re.fullmatch(CLAUSE_FIRST, message, re.S)
+        if first is not None:
+            clause, reason = first.group(1), reason or first.group(2)
+    return {"error": message, "clause": clause, "reason": reason or message, "exit": code}
+
+
+def emit_json_error(
+    message: str, code: int, *, clause: str | None = None, reason: str | None = None
+) -> None:
+    """``error_object`` as one line of JSON on standard error."""
+    import msgspec
+
+    line = msgspec.json.encode(error_object(message, code, clause=clause, reason=reason))
+    typer.echo(line.decode(), err=True)
 
 
 def read_option_file(path: Path) -> str:
@@ -181,7 +236,12 @@ def _one_line() -> Iterator[None]:
     except typer.Exit:
         raise
     except RefereeError as exc:
-        fail(str(exc), EXIT_CONFLICT if _conflict(exc) else EXIT_USAGE)
+        fail(
+            str(exc),
+            EXIT_CONFLICT if _conflict(exc) else EXIT_USAGE,
+            clause=_text_of(exc, "clause"),
+            reason=_text_of(exc, "reason"),
+        )
     except BrokenPipeError:
         # The reader stopped reading (`referee log GAME --json | head`): stop quietly, as
         # Unix tools do; point stdout at nothing so the interpreter's last flush is silent.
@@ -208,6 +268,12 @@ def _one_line() -> Iterator[None]:
         fail("the input is nested too deeply to read")
     except KeyboardInterrupt:
         fail("interrupted", 130)
+
+
+def _text_of(exc: BaseException, name: str) -> str | None:
+    """An error's ``clause`` or ``reason`` (``CitedError`` and the like), if it has one."""
+    value = getattr(exc, name, None)
+    return value if isinstance(value, str) and value else None
 
 
 def _conflict(exc: BaseException) -> bool:

@@ -224,6 +224,17 @@ def command_word(argv: list[str]) -> str | None:
     return None
 
 
+def json_asked(argv: list[str]) -> bool:
+    """Whether a command line asks for ``--json`` (before a ``--``): its usage error is then
+    one JSON object too (``face.error_object``)."""
+    for token in argv:
+        if token == "--":
+            return False
+        if token == "--json":
+            return True
+    return False
+
+
 def app_for(argv: list[str]) -> typer.Typer:
     """The application with only the command the line names.
 
@@ -266,11 +277,17 @@ def run() -> None:
             ctx = getattr(exc, "ctx", None)
             where = f" (try '{ctx.command_path} -h')" if ctx is not None else ""
             message = " ".join(exc.format_message().split())
-            sys.stderr.write(f"error: {message}{where}\n")
             code = exc.exit_code
+            if json_asked(argv):
+                face.emit_json_error(f"{message}{where}", code)
+            else:
+                sys.stderr.write(f"error: {message}{where}\n")
         except click_exception as exc:
-            exc.show()
             code = exc.exit_code
+            if json_asked(argv):
+                face.emit_json_error(" ".join(exc.format_message().split()), code)
+            else:
+                exc.show()
         except typer.Abort:
             sys.stderr.write("Aborted!\n")
             code = 1

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import ChainMap
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -25,6 +25,7 @@ from eventsourcing.persistence import Mapper, MapperDeserialisationError, Stored
 from events.schema import LEGACY_TOPICS, TOPIC_OF, TOPICS, GameCreated, GameEnded, GameEvent
 
 __all__ = [
+    "JsonTemplate",
     "MsgspecMapper",
     "Sealed",
     "decode",
@@ -35,6 +36,7 @@ __all__ = [
     "is_canonical",
     "known_topic",
     "own_hash",
+    "plain_text",
     "seal",
     "seal_after",
     "stored_hash",
@@ -201,8 +203,11 @@ class Sealed(list[GameEvent]):
         """The sealed bytes of these events, while the list holds the events sealed (a
         list changed since answers ``None``: encode them)."""
         kept = self._kept
-        if len(self) != len(kept) or any(a is not b for a, b in zip(self, kept, strict=True)):
+        if len(self) != len(kept):
             return None
+        for event, sealed in zip(self, kept, strict=True):  # a loop: no generator a stream
+            if event is not sealed:
+                return None
         return self.states
 
 
@@ -216,7 +221,17 @@ def seal_after(version: int, prev: str, new_events: Sequence[GameEvent]) -> list
     replaying a record). Each is encoded once: the bytes its hash is taken over (its own
     ``hash`` empty) become the stored bytes with the hash written into that field, the
     first ``"hash":`` of the JSON (the common fields come first: ``stored_hash``); the
-    list is a ``Sealed``, which keeps them."""
+    list is a ``Sealed``, which keeps them. A ``Sealed`` already numbered after
+    ``version`` and chained after ``prev`` (a round's new game, sealed by its
+    ``JsonTemplate``) is that list itself: nothing is sealed twice."""
+    if (
+        isinstance(new_events, Sealed)
+        and new_events
+        and new_events.kept_states() is not None
+        and new_events[0].originator_version == version + 1
+        and new_events[0].prev_hash == prev
+    ):
+        return new_events
     sealed: list[GameEvent] = []
     states: list[bytes] = []
     replace, encode_, sha256 = msgspec.structs.replace, _encoder.encode, hashlib.sha256
@@ -234,6 +249,77 @@ def seal_after(version: int, prev: str, new_events: Sequence[GameEvent]) -> list
         sealed.append(replace(event, hash=prev))
         states.append(body.replace(_OWN_HASH_EMPTY, b'"hash":"' + prev.encode() + b'"', 1))
     return Sealed(sealed, states)
+
+
+def plain_text(text: str) -> bool:
+    """Whether ``text`` is encoded in JSON as itself between quotes: no quote, no
+    backslash and only printable characters (the encoder escapes the control characters
+    and refuses a lone surrogate; a few other unprintable ones answer ``False`` too, which
+    only sends them the encoder's way). What a ``JsonTemplate`` may paste in as it is."""
+    return text.isprintable() and '"' not in text and "\\" not in text
+
+
+class JsonTemplate:
+    """The stored JSON of events alike but for a few fields, as the encoder writes them,
+    with those fields' places left open: a round's 5,000 new games differ only in their
+    ids, time, players, seeds and table, and each encoded whole was a tenth of sealing it.
+    Made from a ``sample`` holding a placeholder string in each open field (``of``);
+    ``sealed`` fills them and seals the bytes as ``seal_after`` does (a loop making
+    thousands inlines it: ``parts``, ``prefix``). A template is only as good as its
+    placeholders: a caller checks a filled one against the encoder once (``matches``)
+    before trusting the rest."""
+
+    __slots__ = ("parts", "prefix")
+
+    def __init__(self, pieces: Sequence[str], prefix: bytes) -> None:
+        parts: list[str] = []
+        for piece in pieces:
+            parts += (piece, "")
+        self.parts = parts[:-1]  # the fixed pieces, a field's place between each two
+        self.prefix = prefix  # the topic's line the hash is taken over first
+
+    @classmethod
+    def of(
+        cls, sample: GameEvent, slots: Sequence[str], raw: Container[str] = ()
+    ) -> JsonTemplate | None:
+        """The template of events like ``sample`` (its own hash emptied) whose string
+        fields ``slots`` (placeholders, each found once in the JSON, in this order) are
+        left open: a placeholder in ``raw`` stands for any JSON value (its quotes go too:
+        a time, a seed), the others for text ``plain_text`` accepts. ``None`` when a
+        placeholder is not found once, or not in this order."""
+        body = _encoder.encode(msgspec.structs.replace(sample, hash="")).decode()
+        pieces: list[str] = []
+        at = 0
+        for slot in slots:
+            quoted = f'"{slot}"'
+            found = body.find(quoted, at)
+            if _encoder.encode(slot) != quoted.encode() or found < 0 or body.count(quoted) != 1:
+                return None
+            if slot in raw:
+                pieces.append(body[at:found])
+                at = found + len(quoted)
+            else:
+                pieces.append(body[at : found + 1])
+                at = found + len(quoted) - 1
+        pieces.append(body[at:])
+        return cls(pieces, TOPIC_OF[type(sample)].encode() + b"\n")
+
+    def sealed(self, fills: tuple[str, ...]) -> tuple[str, bytes]:
+        """The hash and the stored bytes of the event (numbered, chained, hashed as the
+        sample was) whose open fields hold ``fills``, in the slots' order: text the
+        caller made sure is ``plain_text``, or JSON for a ``raw`` slot."""
+        parts = self.parts[:]
+        parts[1::2] = fills
+        body = "".join(parts).encode()
+        digest = hashlib.sha256(self.prefix + body).hexdigest()
+        return digest, body.replace(_OWN_HASH_EMPTY, b'"hash":"' + digest.encode() + b'"', 1)
+
+    @staticmethod
+    def matches(event: GameEvent, state: bytes) -> bool:
+        """Whether ``event`` (sealed) and ``state`` are what ``seal_after`` makes of it."""
+        unsealed = msgspec.structs.replace(event, hash="")
+        sealed = seal_after(event.originator_version - 1, event.prev_hash, [unsealed])
+        return isinstance(sealed, Sealed) and sealed == [event] and sealed.states == [state]
 
 
 class MsgspecMapper(Mapper[str]):

@@ -8,6 +8,18 @@ from __future__ import annotations
 
 from referee.verdicts import Verdict
 
+QUOTED_LENGTH = 80
+"""The most of a user's text an error quotes back (``quoted``)."""
+
+
+def quoted(text: str) -> str:
+    """``text`` quoted as an error quotes an entry back (Python's ``repr``): its first
+    ``QUOTED_LENGTH`` characters and an ellipsis when it is longer, with its length, so a
+    pasted page answers one readable line, not the page again."""
+    if len(text) <= QUOTED_LENGTH:
+        return repr(text)
+    return f"{text[:QUOTED_LENGTH]!r}… ({len(text)} characters)"
+
 
 class RefereeError(Exception):
     """Base class of every error this project raises on purpose."""
@@ -31,7 +43,7 @@ class ActionSyntaxError(CitedError, ValueError):
     """
 
     def __init__(self, text: str, reason: str, clause: str) -> None:
-        super().__init__(clause, reason, f"{clause}: cannot read {text!r}: {reason}")
+        super().__init__(clause, reason, f"{clause}: cannot read {quoted(text)}: {reason}")
         self.text = text
 
 
@@ -43,7 +55,7 @@ class IllegalActionError(RefereeError, ValueError):
         self.text = text
         lines = "; ".join(f"{v.clause}: {v.reason}" for v in verdict.violations)
         super().__init__(
-            f"illegal action {text!r}: {lines}" if text else f"illegal action: {lines}"
+            f"illegal action {quoted(text)}: {lines}" if text else f"illegal action: {lines}"
         )
 
 
@@ -91,6 +103,11 @@ class RefusedError(RefereeError, ValueError):
 class InvalidCommandError(CitedError, RefusedError):
     """A command the referee procedure does not allow in this state (retracting with
     nothing to retract, ruling twice, ...); names the procedure clause."""
+
+
+class UnknownSeatError(CitedError, RefusedError):
+    """A name that is no seat, player or viewer of the game, or that fits two players
+    (REF-1.7): refused; the reason lists the choices."""
 
 
 class UnreadableEntryError(CitedError, RefusedError):

@@ -14,6 +14,8 @@ from typing import Literal
 
 import msgspec
 
+from referee.errors import quoted
+
 __all__ = ["ONGOING", "Outcome", "Placing", "parse_ranking", "ranking_text"]
 
 
@@ -117,13 +119,17 @@ def parse_ranking(
         for name in names:
             if name in withdrawn:
                 raise ValueError(
-                    f"{name} withdrew from this game; in ranking {text!r} it can only follow "
+                    f"{name} withdrew from this game; in ranking {quoted(text)} it can only follow "
                     f"every seat still playing ({', '.join(seats)})"
                 )
             if name not in seats:
-                raise ValueError(f"{name!r} in ranking {text!r} is not a seat: {', '.join(seats)}")
+                raise ValueError(
+                    f"{quoted(name)} in ranking {quoted(text)} is not a seat: {', '.join(seats)}"
+                )
             placings.append(Placing(name, rank))
     named = [p.seat for p in placings]
     if sorted(named) != sorted(seats) or len(set(named)) != len(named):
-        raise ValueError(f"a ranking names every seat once ({', '.join(seats)}); got {text!r}")
+        raise ValueError(
+            f"a ranking names every seat once ({', '.join(seats)}); got {quoted(text)}"
+        )
     return tuple(placings)

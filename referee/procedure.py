@@ -17,7 +17,7 @@ from typing import Any
 import msgspec
 
 from referee.contract import PUBLIC, GameRules
-from referee.errors import ActionSyntaxError
+from referee.errors import ActionSyntaxError, quoted
 from referee.verdicts import Verdict
 
 __all__ = ["Judgement", "judge", "seats_text"]
@@ -67,7 +67,7 @@ def judge(
             action=None,
             seat=actor,
             readable=False,
-            verdict=Verdict.illegal(exc.clause, f"cannot read {text!r}: {exc.reason}"),
+            verdict=Verdict.illegal(exc.clause, f"cannot read {quoted(text)}: {exc.reason}"),
         )
     seat, incomplete = actor, ""
     verdict: Verdict | None = None  # none yet: the game's rules judge the action
@@ -105,8 +105,8 @@ def judge(
 def _quoting(rules: GameRules[Any, Any], clause: str, why: str, text: str, actor: str) -> Verdict:
     """A refusal whose reason (``why``, with ``{}`` for the entry) quotes the entry: a
     viewer who may not see the entry (a sealed bid) reads it as the record shows it."""
-    reason = why.replace("{}", repr(text))
+    reason = why.replace("{}", quoted(text))
     public = rules.shown_text(text, actor, PUBLIC)
     if public == text:
         return Verdict.illegal(clause, reason)
-    return Verdict.illegal(clause, reason, seen_by=actor, shown=why.replace("{}", repr(public)))
+    return Verdict.illegal(clause, reason, seen_by=actor, shown=why.replace("{}", quoted(public)))

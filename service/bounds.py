@@ -22,6 +22,7 @@ import unicodedata
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from referee.errors import quoted
 from service.errors import RefusedError
 
 if TYPE_CHECKING:
@@ -62,7 +63,7 @@ def check_name(text: str, what: str = "a name", limit: int = LINE) -> str:
     bad = next((c for c in text if not (c == " " or c.isprintable())), None)
     if bad is not None:
         raise BoundsError(
-            f"{what} is one line of printable text: {_char(bad)} is not allowed in {text!r}"
+            f"{what} is one line of printable text: {_char(bad)} is not allowed in {quoted(text)}"
         )
     cleaned = " ".join(text.split())
     if not cleaned:

@@ -19,7 +19,7 @@ from events.store import GameStore
 from referee import games
 from referee.capabilities import foreign_records_of
 from referee.contract import GameRules
-from referee.errors import RefereeError
+from referee.errors import RefereeError, quoted
 from service.errors import RefusedError
 from service.scratch import ScratchReferee
 
@@ -109,7 +109,7 @@ def import_foreign(
                     entry = scratch.record(record.stem, text, by=by, view=view)
                     if not entry.accepted:
                         v = entry.violations[0]
-                        raise RefusedError(f"{step.label}: {text!r}: {v.clause}: {v.reason}")
+                        raise RefusedError(f"{step.label}: {quoted(text)}: {v.clause}: {v.reason}")
                     result.actions += 1
                 if compare and result.agree and step.snapshot is not None:
                     diffs = record.differences(view.state, step.snapshot)

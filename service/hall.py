@@ -75,6 +75,8 @@ class ClockView(msgspec.Struct, kw_only=True):
     extensions: list[ExtensionRow]
     stage: str = ""
     """The round in words: ``round 3``, or ``semifinal (round 7)`` in a playoff (EV-6.6)."""
+    event_ended: bool = False
+    """The event has ended (EV-1.4): its clock takes no more marks or extensions."""
 
 
 class GameClock(msgspec.Struct, kw_only=True):
@@ -160,6 +162,7 @@ def clock_view(
             ExtensionRow(table=t, minutes=m, reason=r if reasons else "") for t, m, r in clock.given
         ],
         stage=round_words(state, number) if number else "",
+        event_ended=state.ended,
     )
 
 

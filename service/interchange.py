@@ -74,7 +74,7 @@ from events.tournament import is_tournament_event
 from events.view import GameView
 from referee import games
 from referee.contract import REFEREE, Viewer
-from referee.errors import RefereeError
+from referee.errors import RefereeError, quoted
 from referee.game.commands import AnswerCall, CallJudge
 from referee.verdicts import Violation
 from service.procedure import header
@@ -408,7 +408,7 @@ def _enter(
         result = svc.record(game_id, text, actor=actor, by=by, view=view)
         if not result.accepted:
             v = result.violations[0]
-            raise ValueError(f"{text!r}: {v.clause}: {v.reason}")
+            raise ValueError(f"{quoted(text)}: {v.clause}: {v.reason}")
         return _since(svc, game_id, before)
     if isinstance(line, RejectedLine) and stated:
         reasons = line.reasons + ("",) * (len(line.clauses) - len(line.reasons))

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from referee.errors import quoted
 from service.remote import Remote, RemoteError, ServerUnreachableError
 from service.results import EntryResult, LegalActions, PositionView
 
@@ -311,7 +312,7 @@ class Outbox:
             judged = result.notation or text
             if not result.accepted:
                 clauses = ", ".join(v.clause for v in result.violations)
-                judged = f"rejected {text!r} ({clauses})"
+                judged = f"rejected {quoted(text)} ({clauses})"
             entry = Pending(
                 server=self.remote.url,
                 game=game,

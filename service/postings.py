@@ -692,6 +692,9 @@ class PlayerRound(msgspec.Struct, kw_only=True):
     opponents: list[str]
     result: str
     stage: str = ""  # a playoff round's name (EV-6.6); empty for a Swiss round
+    so_far: str = ""
+    """A match still being played: the games won so far, for this player first (``W-L-D``,
+    a game loss given as a penalty included, EV-8.6); empty once ``result`` is decided."""
 
 
 class EventBoard(msgspec.Struct, kw_only=True):
@@ -842,11 +845,15 @@ def _player_round(
     """One round of a player's history: table, opponents by name, the result for them."""
     from referee.tournament.model import Placement, Score
 
-    result = ""
+    result = so_far = ""
     if pairing.bye:
         result = "bye"
     elif pairing.table is not None:
         found = state.result(number, pairing.table)
+        table = state.tables.get((number, pairing.table)) if found is None else None
+        if table is not None and table.game_results and len(table.players) == 2:
+            score = table.games_score()  # for the first-listed player, as a slip reads
+            so_far = (score if table.players[0] == who else score.flipped()).text
         if isinstance(found, Score):
             mine = found if pairing.players[0] == who else found.flipped()
             word = {0: "won", 1: "lost", None: "drew"}[mine.winner]
@@ -865,6 +872,7 @@ def _player_round(
         opponents=[names.get(p, p) for p in pairing.players if p != who],
         result=result,
         stage="" if label == f"round {number}" else label,
+        so_far=so_far,
     )
 
 
@@ -910,6 +918,32 @@ def list_events(svc: EventPrinting) -> list[EventRow]:
     return rows
 
 
+class OwnPenalty(msgspec.Struct, kw_only=True):
+    """A penalty given to the reader (EV-8.6): its number, round, infraction and penalty,
+    and whether the head referee withdrew it (EV-8.7)."""
+
+    number: int
+    round: int
+    infraction: str
+    penalty: str
+    withdrawn: bool = False
+
+
+def own_penalties(state: Tournament, who: str) -> list[OwnPenalty]:
+    """The penalties given to player ``who`` (an id), in order (EV-8.6, EV-8.7)."""
+    return [
+        OwnPenalty(
+            number=number,
+            round=given.round,
+            infraction=given.infraction,
+            penalty=given.penalty,
+            withdrawn=number in state.withdrawn_penalties,
+        )
+        for number, given in enumerate(state.penalties, start=1)
+        if given.player == who
+    ]
+
+
 class PlayerLine(msgspec.Struct, kw_only=True):
     """A player's own page: this round's table and opponents, the record, every round."""
 
@@ -921,6 +955,11 @@ class PlayerLine(msgspec.Struct, kw_only=True):
     standing: dict[str, Any] | None
     history: list[PlayerRound]
     hall: PlayerHall | None = None
+    so_far: str = ""
+    """This round's match still being played: the games won so far, this player's first."""
+    penalties: list[OwnPenalty] | None = None
+    """The penalties given to the player (``own_penalties``): for their own eyes, like
+    ``hall``, else ``None`` (EV-10.7)."""
     """Judge calls and result reports at the player's table (``service.calls``): for the
     player's own eyes only (``own``, EV-10.7), else ``None``."""
 
@@ -946,9 +985,11 @@ def _line(
         bye=now.bye if now else False,
         opponents=now.opponents if now else [],
         result=now.result if now else "",
+        so_far=now.so_far if now else "",
         standing=standing,
         history=history,
         hall=player_hall(state, who, paired) if own else None,
+        penalties=own_penalties(state, who) if own else None,
     )
 
 

@@ -145,7 +145,7 @@ class Queries:
             return REFEREE
         if who.strip().lower() == PUBLIC:
             return PUBLIC
-        return seat_of(view, who, what="viewer (referee, public, a seat or a player)")
+        return seat_of(view, who, what="viewer", others=(REFEREE, PUBLIC))
 
     # -- the games -------------------------------------------------------------
     @staticmethod

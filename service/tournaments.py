@@ -77,6 +77,7 @@ from service.pipeline import (
     uncollected,
 )
 from service.procedure import WRITING_TOKEN, header
+from service.round_games import RoundCreations
 
 if TYPE_CHECKING:
     from projections.event_state import EventSnapshot, EventSnapshots, KeptLater
@@ -1485,7 +1486,6 @@ class Tournaments:
         skip: frozenset[int] | set[int] = frozenset(),
     ) -> tuple[list[f.Fact], list[list[GameEvent]]]:
         links: list[f.Fact] = []
-        streams: list[list[GameEvent]] = []
         tables: list[tuple[int, Pairing]] = []
         for pairing in rnd.pairings:
             if not pairing.bye and pairing.table is not None and pairing.table not in skip:
@@ -1494,11 +1494,24 @@ class Tournaments:
         assert settings is not None
         # the ids drawn together: one read of the random source, not one a game
         ids = self.store.new_game_ids(rulebooks.load(settings.game).name, len(tables))
-        make = self._game_maker(loaded, state, rnd.number, by)
-        for (table, pairing), game_id in zip(tables, ids, strict=True):
-            stream = make(pairing, 1, game_id)
+        rules = rulebooks.load(settings.game)
+        creations = RoundCreations(
+            game=rules.name,
+            seats=tuple(rules.seats),
+            seeds=drawn_seeds(rules),
+            labels=(loaded.event_id, str(rnd.number), loaded.name),
+            by=by,
+            token=WRITING_TOKEN.get(),
+            clock=self.clock,
+            draw_seed=self.draw_seed,
+            players_of=state.players,
+            decks_of=loaded.decks,
+            known=self._setups,
+            make=self._game_maker(loaded, state, rnd.number, by),
+        )
+        streams = creations.streams([pairing for _, pairing in tables], ids)
+        for table, game_id in zip((table for table, _ in tables), ids, strict=True):
             links.append(f.GameLinked(round=rnd.number, table=table, game=game_id))
-            streams.append(stream)
         return links, streams
 
     def _game_stream(
@@ -1513,15 +1526,17 @@ class Tournaments:
     ) -> list[GameEvent]:
         """A new game ``game_id`` of a match: its creation (with the tournament labels) and
         the players' event decklists, ready to append."""
-        return self._game_maker(loaded, state, number, by)(pairing, game, game_id)
+        return self._game_maker(loaded, state, number, by)(pairing, game, game_id, None)
 
     def _game_maker(
         self, loaded: _Loaded, state: Tournament, number: int, by: str
-    ) -> Callable[[Any, int, str], list[GameEvent]]:
+    ) -> Callable[[Any, int, str, dict[str, Any] | None], list[GameEvent]]:
         """What makes each new game of round ``number`` (``_game_stream``), with what
         every game of the round shares worked out once: the rules, the event's labels, the
-        setup resolved for that many players (a pairing makes 5,000 games). (Its imports
-        are the module's: four imports a game were a tenth of it.)"""
+        setup resolved for that many players (a pairing makes 5,000 games: ``_first_games``
+        seals most from a template, ``RoundCreations``). (Its imports are the module's:
+        four imports a game were a tenth of it.) Given the seeds drawn for a game, it
+        draws none."""
         settings = state.settings
         assert settings is not None
         rules = rulebooks.load(settings.game)
@@ -1534,7 +1549,9 @@ class Tournaments:
             str(number),
         )
 
-        def make(pairing: Any, game: int, game_id: str) -> list[GameEvent]:
+        def make(
+            pairing: Any, game: int, game_id: str, drawn: dict[str, Any] | None = None
+        ) -> list[GameEvent]:
             taking = pairing.players
             seats = rules.seats[: len(taking)]
             entrants = [players_of[p] for p in taking]
@@ -1542,7 +1559,8 @@ class Tournaments:
                 Player(seat, e.name, e.player_id or "")
                 for seat, e in zip(seats, entrants, strict=False)
             )
-            options = {key: draw_seed() for key in seeds}  # as ``resolve_options(rules, {}, ...)``
+            # as ``resolve_options(rules, {}, ...)``, unless drawn for it already
+            options = {key: draw_seed() for key in seeds} if drawn is None else drawn
             known = cache.get((rules.name, len(players)))
             if known is not None:  # same ruleset, variants and defaults: players, seeds differ
                 resolved, added = known

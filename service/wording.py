@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from events.plain import safe_text
+from referee.errors import quoted
 from referee.verdicts import Violation
 from service.results import EntryResult
 
@@ -25,7 +26,7 @@ __all__ = ["event_line", "rejection_heading", "rejection_text", "safe_text", "vi
 
 def rejection_heading(result: EntryResult) -> str:
     """What became of a refused entry: only checked (nothing recorded), or kept as evidence."""
-    text = safe_text(repr(result.text))
+    text = safe_text(quoted(result.text))
     if not result.stored:
         return f"illegal {text} (nothing recorded)"
     return f"rejected {text} (kept as evidence, event {result.event})"

@@ -12,6 +12,7 @@ import msgspec
 import pytest
 
 from events import store as store_module
+from events.backends.sqlite import ROWS_A_STATEMENT
 from events.codec import Sealed, decode, encode, event_hash, seal_after
 from events.schema import GENESIS_HASH, TOPIC_OF
 from events.store import ConcurrentWriteError, GameStore
@@ -133,6 +134,39 @@ def test_a_large_write_stores_the_library_s_rows_all_or_nothing(
         store.append_sealed([seal_after(0, GENESIS_HASH, s) for s in [*again, streams[0]]])
     assert not any(store.exists(f"nim-more{n}") for n in range(4))
     assert store.notifications(after, 100) == stored
+
+
+def test_a_bulk_write_of_several_statements_keeps_the_log_s_order(
+    backend: RefereeService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """More rows than one statement carries (SQLite: ``ROWS_A_STATEMENT`` a statement, the
+    rest row by row) are stored in their order, each as the mapper stores it, their
+    positions answered; a conflict in any statement stores none of them."""
+    monkeypatch.setattr(store_module, "BULK_FROM", 4)
+    store = backend.store
+    (created,) = store.events(backend.create_game("nim", PLAYERS).game_id)
+    after = store.last_position()
+    count = 2 * ROWS_A_STATEMENT + 7
+    streams = [
+        seal_after(0, GENESIS_HASH, [msgspec.structs.replace(created, originator_id=f"nim-b{n}")])
+        for n in range(count)
+    ]
+    positions = store.append_sealed(streams)
+    stored = store.notifications(after, 1000)
+    assert [n.originator_id for n in stored] == [f"nim-b{n}" for n in range(count)]
+    assert positions == [n.id for n in stored]
+    for note, (event,) in zip(stored, streams, strict=True):
+        expected = store.mapper.to_stored_event(event)
+        assert (note.topic, bytes(note.state)) == (expected.topic, bytes(expected.state))
+    again = [
+        seal_after(0, GENESIS_HASH, [msgspec.structs.replace(created, originator_id=f"nim-c{n}")])
+        for n in range(count)
+    ]
+    again[ROWS_A_STATEMENT + 3] = streams[5]  # nim-b5 is at version 1 now: the second statement
+    with pytest.raises(ConcurrentWriteError):
+        store.append_sealed(again)
+    assert not any(store.exists(f"nim-c{n}") for n in (0, count - 1))
+    assert store.notifications(after, 1000) == stored
 
 
 def test_log_pages_count_actions_and_keep_the_rest(backend: RefereeService) -> None:

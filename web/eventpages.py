@@ -768,13 +768,29 @@ async def slips_page(
     board, _ = await web.run(web.svc.event_board, event_id, round_, with_standings=False)
     said = await formkeys.said(web, who, said_key)
     current = not board.ended and bool(board.rounds) and board.round == max(board.rounds)
+    enter = _slip_tables(who, board.event) if current or not board.rounds else frozenset()
+    # what the staff who enter slips must see beside them: the players' own reports waiting
+    # at each table (a dispute sends the scorekeeper here from the queue, EV-11.5) and who
+    # still has no event decklist (EV-2.8; pairing warns of it on the command line only)
+    staff = enter != frozenset() and not board.ended
+    reports = await web.run(web.svc.reports_as, who, event_id) if staff else []
+    missing = (
+        await web.run(web.svc.event_missing_decks, event_id)
+        if staff and who.role in ("head", "scorekeeper")
+        else []
+    )
     return _page(
         render(
             "event_slips.html",
             b=board,
             page="slips",
-            enter=_slip_tables(who, board.event) if current else frozenset(),
+            enter=enter if current else frozenset(),
             said=said,
+            reports={
+                table: [r for r in reports if r.table == table and r.round == board.round]
+                for table in {r.table for r in reports}
+            },
+            missing_decks=missing,
             **formkeys.key_field(),
             **_context(who),
         )

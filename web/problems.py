@@ -18,7 +18,7 @@ import msgspec
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, NotAuthorizedException, ValidationException
 
-from referee.errors import UnknownClauseError, UnknownGameError
+from referee.errors import CitedError, UnknownClauseError, UnknownGameError
 from service.access import AccessDeniedError
 from service.errors import (
     ConcurrentWriteError,
@@ -317,6 +317,9 @@ def problem_for(exc: Exception, method: str, path: str, host: str) -> Answered:
         return problem(exc.status_code, name, exc.detail, path), dict(exc.headers or {})
     if isinstance(exc, PermissionError):
         return problem(403, "forbidden", str(exc), path), {}
+    if isinstance(exc, CitedError) and isinstance(exc, ValueError | LookupError):
+        # a refusal naming its clause (a name that is no seat, REF-1.7): the clause with it
+        return problem(400, "refused", str(exc), path, clause=exc.clause, reason=exc.reason), {}
     if isinstance(exc, ValueError | LookupError | msgspec.ValidationError):
         return problem(400, "refused", str(exc), path), {}
     fault = secrets.token_hex(6)

@@ -26,7 +26,7 @@ import msgspec
 from referee import games
 from referee.capabilities import adjustments_of, catalogs_of, decks_of, withdrawals_of
 from referee.contract import GameRules, Player, Setup
-from referee.errors import InvalidCommandError, SetupError
+from referee.errors import InvalidCommandError, SetupError, quoted
 from referee.game.calls import decide_answer, decide_call, game_calls
 from referee.game.commands import (
     Adjust,
@@ -796,13 +796,13 @@ def _overturn(
         judged = view.judge(target.text, target.actor)
         if judged.action is None or judged.seat is None:
             raise InvalidCommandError(
-                "REF-4.5", f"the rejected text {target.text!r} is not an action"
+                "REF-4.5", f"the rejected text {quoted(target.text)} is not an action"
             )
         if not judged.verdict.legal:  # REF-4.5: a re-recorded action must be legal here
             v = judged.verdict.violations[0]
             raise InvalidCommandError(
                 "REF-4.5",
-                f"{target.text!r} is still not legal here ({v.clause}: {v.reason}); a ruling "
+                f"{quoted(target.text)} is still not legal here ({v.clause}: {v.reason}); a ruling "
                 "records only an action the rules allow where it is recorded",
             )
         return [

@@ -34,8 +34,9 @@ def decide_entry(view: FoldedGame, command: EntryCommand, base: Mapping[str, Any
     evidence, or refuse it (raised; nothing to store).
 
     Text that is not an action of the game is refused (``UnreadableEntryError``,
-    REF-1.1); so is an entry on a finished game (``InvalidCommandError``, REF-1.3), an
-    incomplete one (REF-1.2), and any entry while a ruling is awaited (REF-6.2)."""
+    REF-1.1); so is an entry on a finished game (``InvalidCommandError``, REF-1.3), one
+    credited to a seat that withdrew (REF-3.5), an incomplete one (REF-1.2), and any entry
+    while a ruling is awaited (REF-6.2)."""
     text, actor = command.text, command.actor
     if not command.keep_unreadable:
         actor, text = named_seat(view, text, actor)  # 'p2: ENTRY', as at the table
@@ -50,6 +51,8 @@ def decide_entry(view: FoldedGame, command: EntryCommand, base: Mapping[str, Any
             "REF-1.3",
             f"the game is over ({view.closed()}): no entry can be recorded; nothing was stored",
         )
+    if seat is not None and not command.keep_unreadable:
+        _refuse_a_withdrawn_seat(view, seat)
     if judged.incomplete:
         raise InvalidCommandError("REF-1.2", judged.incomplete)
     verdict = judged.verdict
@@ -127,3 +130,17 @@ def decide_entry(view: FoldedGame, command: EntryCommand, base: Mapping[str, Any
             rulings=verdict.rulings,
         ),
     )
+
+
+def _refuse_a_withdrawn_seat(view: FoldedGame, seat: str) -> None:
+    """REF-3.5: a seat that withdrew takes no further action; an entry credited to it is
+    refused, saying when it withdrew (not REF-1.2's list of the seats that may act)."""
+    for withdrawal, _ in view.withdrawn:
+        if withdrawal.seat == seat:
+            how = "resigned" if withdrawal.how == "resignation" else "lost by penalty"
+            raise InvalidCommandError(
+                "REF-3.5",
+                f"{seat} withdrew from this game ({how}, event "
+                f"{withdrawal.originator_version}) and takes no further action; "
+                "nothing was stored",
+            )

@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from referee.errors import InvalidCommandError, RefusedError
+from referee.errors import InvalidCommandError, RefusedError, UnknownSeatError, quoted
 from referee.game.facts import GameEnded
 from referee.outcomes import Outcome, Placing
 
@@ -35,12 +35,16 @@ PLAYER_ID = re.compile(r"[a-z0-9][a-z0-9_.-]{0,63}")
 PLAYER_ID_WORDS = "a player id is 1 to 64 lower-case letters, digits, '_', '.' or '-'"
 
 
-def seat_of(view: FoldedGame, who: str, *, what: str = "seat or player") -> str:
+def seat_of(
+    view: FoldedGame, who: str, *, what: str = "seat or player", others: tuple[str, ...] = ()
+) -> str:
     """A seat from a seat name or a player's name (case-insensitive), as a referee would say it.
 
     Two players whose names differ only in case may sit at one table when their seats
     name player ids: the name as written then decides, and a name that still fits
-    both is refused, so the referee names the seat."""
+    both is refused, so the referee names the seat. A name that is no ``what`` of the
+    game is refused naming REF-1.7 and the choices (``others`` first: ``referee``,
+    ``public`` for a viewer)."""
     wanted = who.strip()
     players = view.created.players
     for player in players:
@@ -51,12 +55,16 @@ def seat_of(view: FoldedGame, who: str, *, what: str = "seat or player") -> str:
     found = exact or loose
     if len(found) == 1:
         return found[0]
-    choices = ", ".join(f"{p.seat} ({p.name})" for p in players)
+    seats = ", ".join(f"{p.seat} ({p.name})" for p in players)
+    named = quoted(who)
     if found:
-        raise RefusedError(
-            f"{who!r} names more than one player of this game; name the seat: {choices}"
+        raise UnknownSeatError(
+            "REF-1.7", f"{named} names more than one player of this game; name the seat: {seats}"
         )
-    raise RefusedError(f"{who!r} is not a {what} of this game: {choices}")
+    choices = ", ".join((*others, seats))
+    raise UnknownSeatError(
+        "REF-1.7", f"{named} is not a {what} of this game; choose one of: {choices}"
+    )
 
 
 def named_seat(view: FoldedGame, text: str, actor: str | None) -> tuple[str | None, str]:

@@ -21,7 +21,7 @@ from typing import Any, Protocol, TypeVar
 
 import msgspec
 
-from referee.errors import DeckError
+from referee.errors import DeckError, quoted
 from referee.kit.multiset import Multiset
 from referee.verdicts import LEGAL, Verdict
 
@@ -96,7 +96,7 @@ class SealedDeck(msgspec.Struct, frozen=True, gc=False, tag="sealed", omit_defau
         ):
             raise DeckError(
                 f"a sealed list is COMMITMENT:SIZE (v2- and 64 hex digits, a count) as "
-                f"'referee deck seal' printed it, not {text!r}"
+                f"'referee deck seal' printed it, not {quoted(text)}"
             )
         return cls(commitment.lower(), int(size))
 
@@ -187,7 +187,7 @@ def parse_decklist(text: str, source: str = "decklist") -> Decklist:
                 continue
             match = _LINE.match(line)
             if match is None:  # pragma: no cover - the last alternative takes any text
-                raise DeckError(f"{source}:{number}: cannot read {line!r}")
+                raise DeckError(f"{source}:{number}: cannot read {quoted(line)}")
             if match.group(2):
                 pairs.append((match.group(2), int(match.group(1))))
             elif match.group(3):

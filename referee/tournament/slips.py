@@ -23,6 +23,7 @@ import itertools
 import re
 from collections.abc import Sequence
 
+from referee.errors import quoted
 from referee.tournament.errors import Refusal
 from referee.tournament.model import MatchFormat, Placement, Score, games_to_win
 
@@ -50,7 +51,7 @@ def parse_slip(text: str, match: MatchFormat, *, playoff: bool = False) -> Score
     if not found:
         raise Refusal(
             "EV-3.1",
-            f"cannot read {text!r} as a match slip: write games won by the first-listed "
+            f"cannot read {quoted(text)} as a match slip: write games won by the first-listed "
             "player, by the second, and drawn games, as W-L-D (for example 2-1-0)",
         )
     wins, losses, draws = (int(g) if g else 0 for g in found.groups())
@@ -140,16 +141,18 @@ def parse_placement(text: str, pod: Sequence[str], names: dict[str, str]) -> Pla
         for token in group.split("="):
             key = token.strip().casefold()
             if not key:
-                raise Refusal("EV-7.3", f"{text!r}: an empty name in the placing")
+                raise Refusal("EV-7.3", f"{quoted(text)}: an empty name in the placing")
             found = exact.get(token.strip()) or folded.get(key)
             if found is None:
                 shown = ", ".join(names.get(p, p) for p in pod)
                 raise Refusal("EV-7.3", f"{token.strip()!r} is not in this pod ({shown})")
             if found in seen:
-                raise Refusal("EV-7.3", f"{token.strip()!r} is placed twice in {text!r}")
+                raise Refusal(
+                    "EV-7.3", f"{quoted(token.strip())} is placed twice in {quoted(text)}"
+                )
             seen.add(found)
             places.append((found, place))
     missing = [names.get(p, p) for p in pod if p not in seen]
     if missing:
-        raise Refusal("EV-7.3", f"{text!r} leaves out {', '.join(missing)}")
+        raise Refusal("EV-7.3", f"{quoted(text)} leaves out {', '.join(missing)}")
     return Placement(tuple(places))

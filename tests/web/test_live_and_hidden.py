@@ -391,3 +391,14 @@ def test_px_14_1_a_live_stream_sends_a_sealed_bid_whole_once_its_round_is_comple
     assert (data["originator_version"], data["notation"]) == (15, "bid 0")
     assert last["id"] == "16"
     assert json.loads(last["data"])["notation"] == "bid 0"
+
+
+def test_ref_1_7_a_viewer_that_is_no_seat_is_refused_naming_the_clause_and_the_choices(
+    client: Client, tokens: Tokens, tribute: str
+) -> None:
+    response = client.get(f"/api/games/{tribute}?as=green", headers=auth(tokens["head"]))
+    assert response.status_code == 400
+    problem = response.json()
+    assert problem["clause"] == "REF-1.7"
+    assert problem["reason"].startswith("'green' is not a viewer of this game; choose one of: ")
+    assert "referee, public, p1 (" in problem["reason"]

@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable
 from typing import Any, Final
 
-from referee.errors import ActionSyntaxError
+from referee.errors import ActionSyntaxError, quoted
 from referee.games.crystale import model
 from referee.games.crystale.board import TILE_INDEX, TILE_NAMES
 from referee.games.crystale.model import CrystaleAction, CrystaleState
@@ -73,7 +73,7 @@ def _unit(text: str, token: str) -> int:
     m = _UNIT.match(token.lower())
     if not m or int(m.group(1)) < 1:
         raise _fail(
-            text, f"{token!r} is not a unit: write u and its number, such as u3", UNIT_CLAUSE
+            text, f"{quoted(token)} is not a unit: write u and its number, such as u3", UNIT_CLAUSE
         )
     return int(m.group(1))
 
@@ -83,7 +83,7 @@ def _tile(text: str, token: str) -> int:
     if index is None:
         raise _fail(
             text,
-            f"{token!r} is not a tile: rows a-e, positions a1-a5, b1-b6, c1-c7, d1-d6, e1-e5",
+            f"{quoted(token)} is not a tile: rows a-e, positions a1-a5, b1-b6, c1-c7, d1-d6, e1-e5",
             TILE_CLAUSE,
         )
     return index
@@ -94,7 +94,7 @@ def _name(text: str, words: list[str]) -> str:
     if not name:
         raise _fail(text, "a crystal name is missing", NAME_CLAUSE)
     if any(ch in name for ch in ",@/;#") or name.isdigit():
-        raise _fail(text, f"{name!r} is not a crystal name", NAME_CLAUSE)
+        raise _fail(text, f"{quoted(name)} is not a crystal name", NAME_CLAUSE)
     return name
 
 
@@ -113,7 +113,7 @@ def _target(text: str, token: str) -> str:
     if not token.startswith("@") or len(token) < 2:
         raise _fail(
             text,
-            f"{token!r} is not a target: write @ and a unit or tile, such as @u4 or @c3",
+            f"{quoted(token)} is not a target: write @ and a unit or tile, such as @u4 or @c3",
             TARGET_CLAUSE,
         )
     body = token[1:].lower()
@@ -145,7 +145,7 @@ def parse(text: str) -> CrystaleAction:
     if reader is None:
         raise _fail(
             text,
-            f"unknown entry {words[0]!r}; expected first, summoner, pull, mulligan, show, "
+            f"unknown entry {quoted(words[0])}; expected first, summoner, pull, mulligan, show, "
             "reshuffle, summon, sacrifice, cast, use, move, attack, counter, hold, slot, end, "
             "discard, promote or done",
         )
@@ -315,5 +315,5 @@ def read_entry(state: CrystaleState, text: str) -> CrystaleAction:
         return canonical_names(action, NAME_FIELDS, spelling)
     except UnknownNameError as exc:
         hint = did_you_mean(exc.name, state.book.crystals)
-        reason = f"no crystal is called {exc.name!r} in this game's catalog{hint}"
+        reason = f"no crystal is called {quoted(exc.name)} in this game's catalog{hint}"
         raise ActionSyntaxError(text, reason, NAME_CLAUSE) from None

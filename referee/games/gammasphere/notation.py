@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from referee.errors import ActionSyntaxError
+from referee.errors import ActionSyntaxError, quoted
 from referee.games.gammasphere import model
 from referee.games.gammasphere.catalog import FORBIDDEN_IN_NAMES
 from referee.games.gammasphere.model import GammasphereAction, GammasphereState
@@ -46,12 +46,12 @@ def _number(text: str, token: str, what: str) -> int:
     match = _ID.match(token)
     if not match:
         raise ActionSyntaxError(
-            text, f"expected {what} as a field number like #4, got {token!r}", NOTATION_CLAUSE
+            text, f"expected {what} as a field number like #4, got {quoted(token)}", NOTATION_CLAUSE
         )
     value = int(match.group(1))
     if not 1 <= value <= MAX_ID:
         raise ActionSyntaxError(
-            text, f"field numbers run from #1; {token!r} is none", NOTATION_CLAUSE
+            text, f"field numbers run from #1; {quoted(token)} is none", NOTATION_CLAUSE
         )
     return value
 
@@ -97,7 +97,9 @@ def parse(text: str) -> GammasphereAction:
     words = rest.split()
     reader = _READERS.get(verb)
     if reader is None:
-        raise ActionSyntaxError(text, f"unknown entry {verb!r}; expected {_VERBS}", NOTATION_CLAUSE)
+        raise ActionSyntaxError(
+            text, f"unknown entry {quoted(verb)}; expected {_VERBS}", NOTATION_CLAUSE
+        )
     return reader(text, rest, words)
 
 
@@ -215,5 +217,5 @@ def read_entry(state: GammasphereState, text: str) -> GammasphereAction:
         return canonical_names(action, NAME_FIELDS, state.cards.canonical)
     except UnknownNameError as exc:
         hint = did_you_mean(exc.name, (c.name for c in state.cards.catalog.cards))
-        reason = f"no card is called {exc.name!r} in the catalog {state.cards.title!r}{hint}"
+        reason = f"no card is called {quoted(exc.name)} in the catalog {state.cards.title!r}{hint}"
         raise ActionSyntaxError(text, reason, NAME_CLAUSE) from None

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from referee.errors import ActionSyntaxError
+from referee.errors import ActionSyntaxError, quoted
 from referee.games.prismata import model
 from referee.games.prismata.catalog import CATALOG_FILES, load_catalog
 from referee.games.prismata.model import PrismataAction
@@ -59,7 +59,7 @@ def _unit_id(text: str, token: str) -> int:
     m = _ID.match(token)
     if not m:
         raise ActionSyntaxError(
-            text, f"expected a unit id like #12, got {token!r}", NOTATION_CLAUSE
+            text, f"expected a unit id like #12, got {quoted(token)}", NOTATION_CLAUSE
         )
     value = int(m.group(1))
     if value <= 0:
@@ -96,7 +96,7 @@ def parse(text: str) -> PrismataAction:
         return _parse_click(text, rest, lowered)
     raise ActionSyntaxError(
         text,
-        f"unknown action {tokens[0]!r}; expected buy, click, undo, sell, block, hit, breach, "
+        f"unknown action {quoted(tokens[0])}; expected buy, click, undo, sell, block, hit, breach, "
         "unbreach or end",
         NOTATION_CLAUSE,
     )
@@ -116,7 +116,7 @@ def _parse_buy(text: str, rest: list[str], lowered: list[str]) -> model.Buy:
     if name is None:
         typed = " ".join(name_tokens)
         hint = did_you_mean(typed, sorted(set(_names().values())))
-        raise ActionSyntaxError(text, f"no unit is called {typed!r}{hint}", NOTATION_CLAUSE)
+        raise ActionSyntaxError(text, f"no unit is called {quoted(typed)}{hint}", NOTATION_CLAUSE)
     return model.Buy(name, eaten)
 
 
@@ -137,7 +137,7 @@ def _parse_click(text: str, rest: list[str], lowered: list[str]) -> model.Click:
         if lowered[i] != "consume":
             raise ActionSyntaxError(
                 text,
-                f"expected 'on #id' or 'consume #id ...', got {rest[i]!r}",
+                f"expected 'on #id' or 'consume #id ...', got {quoted(rest[i])}",
                 NOTATION_CLAUSE,
             )
         consumed = _ids(text, rest[i + 1 :])

@@ -7,6 +7,7 @@ Every rejection names the clause and says why with the cards and motes involved.
 
 from __future__ import annotations
 
+from referee.errors import quoted
 from referee.games.prismatic import model
 from referee.games.prismatic.catalog import Effect, Recipe, effect_text
 from referee.games.prismatic.model import SEATS, PrismaticAction, PrismaticState, Remove, Reward
@@ -89,7 +90,7 @@ def _resolve_name(state: PrismaticState, text: str) -> str:
     name = state.catalog.card_name(text)
     if name is None:
         raise _UnknownCard(
-            _bad("PX-15.2", f"no card is called {text!r} in this game's cards catalog")
+            _bad("PX-15.2", f"no card is called {quoted(text)} in this game's cards catalog")
         )
     return name
 

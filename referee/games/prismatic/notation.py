@@ -30,7 +30,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from referee.errors import ActionSyntaxError
+from referee.errors import ActionSyntaxError, quoted
 from referee.games.prismatic import model
 from referee.games.prismatic.model import (
     PALETTE,
@@ -71,7 +71,7 @@ def _name(text: str, what: str = "a card name") -> str:
     if not name:
         raise _Bad(f"{what} is missing")
     if any(ch in name for ch in ",:;=>#"):
-        raise _Bad(f"{name!r} is not a card name (names hold no , : ; = > #)")
+        raise _Bad(f"{quoted(name)} is not a card name (names hold no , : ; = > #)")
     return name
 
 
@@ -86,7 +86,7 @@ def _motes(text: str) -> tuple[str, ...]:
 def _one_mote(token: str) -> str:
     letter = colour_of(token)
     if letter is None:
-        raise _Bad(f"{token!r} is not a mote (R G B C M Y W K, P for prismatic)")
+        raise _Bad(f"{quoted(token)} is not a mote (R G B C M Y W K, P for prismatic)")
     return letter
 
 
@@ -100,7 +100,7 @@ def _after(part: str, word: str, wanted: str) -> str:
 
 
 def _pool(part: str) -> tuple[str, ...]:
-    wanted = f"expected ', pool X ...' after the creation, got {part.strip()!r}"
+    wanted = f"expected ', pool X ...' after the creation, got {quoted(part.strip())}"
     return _motes(_after(part, "pool", wanted))
 
 
@@ -117,7 +117,9 @@ def _detail(text: str) -> ActionDetail:
     words, rest, low = _split(text, "an action is missing")
     reader = _DETAIL_READERS.get(words[0].lower())
     if reader is None:
-        raise _Bad(f"{words[0]!r} is not an action; expected pull, empty, draw, discard or steal")
+        raise _Bad(
+            f"{quoted(words[0])} is not an action; expected pull, empty, draw, discard or steal"
+        )
     return reader(words, rest, low)
 
 
@@ -139,7 +141,7 @@ def _read_empty(words: list[str], rest: str, low: list[str]) -> ActionDetail:
         return model.Empty("palette")
     if len(low) == 3 and low[:2] == ["palette", "of"]:
         if low[2] not in SEATS:
-            raise _Bad(f"{words[3]!r} is not a seat ({', '.join(SEATS)})")
+            raise _Bad(f"{quoted(words[3])} is not a seat ({', '.join(SEATS)})")
         return model.Empty("palette", low[2])
     return model.Empty(_name(rest))
 
@@ -206,7 +208,9 @@ def _board(text: str) -> model.CreateBoard:
     method = parts[0].strip().lower()
     m = _METHOD.match(method)
     if not m:
-        raise _Bad(f"{parts[0].strip()!r} is not a board method; write KEY.N, like red-mote.2")
+        raise _Bad(
+            f"{quoted(parts[0].strip())} is not a board method; write KEY.N, like red-mote.2"
+        )
     ident = f"{m.group(1)}.{int(m.group(2) or 1)}"
     if m.group(2) is not None and int(m.group(2)) < 1:
         raise _Bad("methods are numbered from 1")
@@ -242,7 +246,7 @@ def _colours(text: str) -> model.Colours:
         seats = group.split("=")
         for seat in seats:
             if seat not in SEATS:
-                raise _Bad(f"{seat!r} is not a seat ({', '.join(SEATS)})")
+                raise _Bad(f"{quoted(seat)} is not a seat ({', '.join(SEATS)})")
             if seat in seen:
                 raise _Bad(f"{seat} is named twice")
             seen.add(seat)
@@ -260,7 +264,7 @@ def _parse(text: str) -> PrismaticAction:
         return bare
     reader = _READERS.get(verb)
     if reader is None:
-        raise _Bad(f"unknown entry {words[0]!r}; expected {_VERBS}")
+        raise _Bad(f"unknown entry {quoted(words[0])}; expected {_VERBS}")
     return reader(words, rest, low)
 
 
@@ -477,5 +481,5 @@ def read_entry(state: PrismaticState, text: str) -> PrismaticAction:
         return canonical_names(action, NAME_FIELDS, state.catalog.card_name, NOT_NAMES)
     except UnknownNameError as exc:
         hint = did_you_mean(exc.name, state.catalog.lookup.values())
-        reason = f"no card is called {exc.name!r} in this game's cards catalog{hint}"
+        reason = f"no card is called {quoted(exc.name)} in this game's cards catalog{hint}"
         raise ActionSyntaxError(text, reason, "PX-15.2") from None

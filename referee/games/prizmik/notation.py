@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from referee.errors import ActionSyntaxError, SetupError
+from referee.errors import ActionSyntaxError, SetupError, quoted
 from referee.games.prizmik.board import EMPTY, SQUARE_INDEX, SQUARE_NAMES
 from referee.games.prizmik.model import SEPARATORS, ActionKind, PrizmikAction, PrizmikState
 
@@ -117,13 +117,14 @@ def _parse_slow(text: object) -> PrizmikAction:
         if sq not in SQUARE_INDEX:
             raise ActionSyntaxError(
                 text,
-                f"the {label} {sq!r} is not a square: use a file a-h and a rank 1-8, such as c2",
+                f"the {label} {quoted(sq)} is not a square: "
+                "use a file a-h and a rank 1-8, such as c2",
                 NOTATION_CLAUSE,
             )
     if sep not in _KIND_OF_SEPARATOR:
         raise ActionSyntaxError(
             text,
-            f"{sep!r} is not an action sign: use > to deploy, - to move or x to capture",
+            f"{quoted(sep)} is not an action sign: use > to deploy, - to move or x to capture",
             NOTATION_CLAUSE,
         )
     # Every combination of two valid squares and a valid sign is canonical,
@@ -204,16 +205,16 @@ def read_position_fields(text: str) -> tuple[str, str, tuple[int, int], int, int
                 continue
             if ch.isdigit() or ch.isnumeric():
                 raise SetupError(
-                    f"rank {row!r}: a run of empty squares is written as one digit 1 to 8, "
+                    f"rank {quoted(row)}: a run of empty squares is written as one digit 1 to 8, "
                     f"and two runs are never written side by side ({POSITION_CLAUSE})"
                 )
             cells += ch
             after_run = False
         if len(cells) != 8:
-            raise SetupError(f"rank {row!r} does not hold eight squares ({POSITION_CLAUSE})")
+            raise SetupError(f"rank {quoted(row)} does not hold eight squares ({POSITION_CLAUSE})")
         diagram.append(cells)
     if side not in ("r", "b"):
-        raise SetupError(f"the side to move is r or b, not {side!r} ({POSITION_CLAUSE})")
+        raise SetupError(f"the side to move is r or b, not {quoted(side)} ({POSITION_CLAUSE})")
     counts = reserves.split("/")
     if len(counts) != 2 or not all(_COUNT.fullmatch(c) for c in (*counts, ply, quiet)):
         raise SetupError(
