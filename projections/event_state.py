@@ -1796,7 +1796,7 @@ class EventSnapshots:
             )
         return True
 
-    def _write_players(self, cursor: Any, event_id: str, at: int, players: bytes) -> None:
+    def _write_players(self, cursor: Any, event_id: str, at: int, players: msgspec.Raw) -> None:
         """The players row labelled ``at`` with ``players``, left as it is when it is."""
         cursor.execute(
             self.db.sql(f"SELECT written, fingerprint FROM {self.players} WHERE event_id = ?"),
@@ -1811,7 +1811,7 @@ class EventSnapshots:
                 "(?, ?, ?, ?) ON CONFLICT (event_id) DO UPDATE SET written = excluded.written, "
                 "fingerprint = excluded.fingerprint, players = excluded.players"
             ),
-            (event_id, at, FINGERPRINT, players),
+            (event_id, at, FINGERPRINT, bytes(players)),  # PostgreSQL's driver takes bytes
         )
 
     def drop(self, event_id: str) -> None:

@@ -949,3 +949,61 @@ def test_a_missing_or_stale_players_row_makes_the_snapshot_unread(
         assert snapshots is not None
         assert snapshots.load_head(event) is not None
         assert reads(svc, event) == fresh_read(db, event)
+
+
+def test_the_kept_rows_on_postgresql(pg_env: dict[str, str]) -> None:
+    """On PostgreSQL too, the standings and the players are kept in rows of their own: a
+    pairing (EV-5.1) leaves both as written, and a fresh process reads the event as the
+    whole log folds it, its standings (EV-4.1) read when asked; 'verify' finds it intact."""
+    from events.store import GameStore
+
+    def service() -> RefereeService:  # a command's process: its standings not built
+        return RefereeService(GameStore(env=pg_env))
+
+    svc = service()
+    try:
+        event = svc.event_new("Snap", "gammasphere", rounds=4).event_id
+        svc.event_register(event, [f"Player {n:02}" for n in range(13)])
+        for number in range(2):
+            play_round(svc, event, number)
+        svc.event_standings(event)  # kept, with the standings
+        snapshots = svc.parts.events._snapshots()
+        assert snapshots is not None
+        before = snapshots.load(event)
+        assert before is not None
+        assert before.standings is not None
+    finally:
+        svc.close()
+    svc = service()  # another command: the pairing
+    try:
+        svc.event_pair(event)  # round 3: a new head
+        snapshots = svc.parts.events._snapshots()
+        assert snapshots is not None
+        after = snapshots.load(event)
+        assert after is not None
+        assert after.version > before.version
+        assert after.standings_at == before.standings_at  # the standings row left
+        assert bytes(after.standings or b"") == bytes(before.standings)
+    finally:
+        svc.close()
+    fresh = service()
+    try:
+        loaded = fresh.parts.events._event(event)
+        assert loaded._later is not None  # the standings kept, not read yet
+        assert loaded.version == after.version
+        assert fresh.verify(event).bad == 0
+        kept = (
+            msgspec.to_builtins(fresh.event_standings(event)),
+            msgspec.to_builtins(fresh.event_pairings(event)),
+        )
+    finally:
+        fresh.close()
+    whole = service()
+    try:
+        whole.parts.events._snapshots_looked = True  # no snapshot: the whole log folded
+        assert kept == (
+            msgspec.to_builtins(whole.event_standings(event)),
+            msgspec.to_builtins(whole.event_pairings(event)),
+        )
+    finally:
+        whole.close()
