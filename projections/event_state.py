@@ -1581,33 +1581,28 @@ class EventSnapshots:
     def _load(self, event_id: str, *, whole: bool) -> tuple[EventSnapshot, KeptLater] | None:
         if self.db.absent() or not FINGERPRINT:
             return None
-        parts = "standings, standings_table" if whole else "1, standings_table IS NOT NULL"
-        try:
+        parts = "s.standings, s.standings_table" if whole else "1, s.standings_table IS NOT NULL"
+        try:  # the head, its standings row and its players row in one query
             with self.db.reading() as cursor:
                 cursor.execute(
                     self.db.sql(
-                        f"SELECT fingerprint, head, version FROM {self.table} WHERE event_id = ?"
+                        f"SELECT h.fingerprint, h.head, h.version, s.written, s.fingerprint, "
+                        f"{parts}, p.written, p.fingerprint, p.players FROM {self.table} h "
+                        f"LEFT JOIN {self.standings} s ON s.event_id = h.event_id "
+                        f"LEFT JOIN {self.players} p ON p.event_id = h.event_id "
+                        "WHERE h.event_id = ?"
                     ),
                     (event_id,),
                 )
                 row = cursor.fetchone()
-        except Exception:  # no table yet (never saved), or a database we cannot read
+        except Exception:  # no tables yet (never saved), or a database we cannot read
             return None
         if row is None or row[0] != FINGERPRINT:
             return None
-        try:
-            with self.db.reading() as cursor:
-                cursor.execute(
-                    self.db.sql(
-                        f"SELECT written, fingerprint, {parts} FROM {self.standings} "
-                        "WHERE event_id = ?"
-                    ),
-                    (event_id,),
-                )
-                kept = cursor.fetchone()
-        except Exception:  # no standings table yet: none kept
-            kept = None
-        players = self._kept_players(event_id)
+        kept = None if row[3] is None or row[4] != FINGERPRINT else row[3:7]
+        players = None
+        if row[7] is not None and row[8] == FINGERPRINT:
+            players = (int(row[7]), bytes(row[9]))
         version = int(row[2])
         try:
             snapshot = _decode_head(
@@ -1621,35 +1616,17 @@ class EventSnapshots:
         except (msgspec.DecodeError, msgspec.ValidationError, NotImplementedError):
             return None
         at = snapshot.standings_at
-        if not at or kept is None or int(kept[0]) != at or kept[1] != FINGERPRINT:
+        if not at or kept is None or int(kept[0]) != at:
             at = 0  # none kept, or the row is not the one this head stands on
         later = KeptLater(self, event_id, version, at)
-        if at and whole:
+        if kept is not None and at and whole:
             snapshot.standings = msgspec.Raw(bytes(kept[2]))
             snapshot.table = None if kept[3] is None else msgspec.Raw(bytes(kept[3]))
-        elif at:
+        elif kept is not None and at:
             later.standings = True
             later.table = bool(kept[3])
         snapshot.standings_at = at if whole else 0
         return snapshot, later
-
-    def _kept_players(self, event_id: str) -> tuple[int, bytes] | None:
-        """The event's kept players row: its label and bytes (``None``: none kept)."""
-        try:
-            with self.db.reading() as cursor:
-                cursor.execute(
-                    self.db.sql(
-                        f"SELECT written, fingerprint, players FROM {self.players} "
-                        "WHERE event_id = ?"
-                    ),
-                    (event_id,),
-                )
-                row = cursor.fetchone()
-        except Exception:  # no players table yet: none kept
-            return None
-        if row is None or row[1] != FINGERPRINT:
-            return None
-        return int(row[0]), bytes(row[2])
 
     def kept_part(self, event_id: str, version: int, column: str, at: int) -> msgspec.Raw | None:
         """The standings (``standings``) or their table (``standings_table``) of the
