@@ -34,7 +34,11 @@ the log up to the head's version: slower, never wrong.
 
 Where it lives: the ``event_snapshot`` table of ``projections.db``'s database (the
 ``.projections.db`` file beside a SQLite store, ``referee_event_snapshot`` on
-PostgreSQL), like the referees' queue's snapshot.
+PostgreSQL), like the referees' queue's snapshot; the earlier rounds in
+``event_snapshot_round``, the standings and the players in rows of their own
+(``event_snapshot_standings``, ``event_snapshot_players``), each labelled with the version
+it was written at and named by the head, so a save writes only what changed (a pairing
+rewrites neither the 4.5 MB of counts nor the 1.2 MB of players at 10,000 players).
 """
 
 from __future__ import annotations
@@ -1499,12 +1503,14 @@ class KeptLater:
 
 
 class EventSnapshots:
-    """The ``event_snapshot`` table (one snapshot per event, the newest kept: its head and
-    standings in columns of their own) and ``event_snapshot_round`` (the history: one row
-    per earlier round, its pairings and its part of the maps in columns of their own, and
-    the version it was written at). A pairing writes the row of the round it closes,
-    never the earlier ones again. (``event_snapshot``'s ``history`` and ``history_id``
-    are left empty: the rows took their place.)"""
+    """The ``event_snapshot`` table (one snapshot per event, the newest kept: its head),
+    ``event_snapshot_round`` (the history: one row per earlier round, its pairings and its
+    part of the maps in columns of their own, and the version it was written at), and the
+    standings and players in a row each (``event_snapshot_standings``,
+    ``event_snapshot_players``, labelled; the head names the labels it stands on). A
+    pairing writes the head and the row of the round it closes, never the earlier ones, the
+    standings or the players again. (``event_snapshot``'s ``history``, ``history_id``,
+    ``standings`` and ``standings_table`` are left empty: the rows took their place.)"""
 
     def __init__(self, store: Any) -> None:
         self.store = store
