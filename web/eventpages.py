@@ -791,6 +791,7 @@ async def slips_page(
                 for table in {r.table for r in reports}
             },
             missing_decks=missing,
+            desk_link=who.role in ("head", "scorekeeper"),  # the desk's readers (web.deskpage)
             **formkeys.key_field(),
             **_context(who),
         )

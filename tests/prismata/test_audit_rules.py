@@ -172,3 +172,18 @@ def test_PM_I_22_an_exhausted_blocker_does_not_block() -> None:
     assert (s.active, s.phase) == (1, "defense")
     s = act(s, "block #2")
     assert 2 not in s.units
+
+
+def test_PM_I_24_a_chill_whose_target_was_since_destroyed_may_be_taken_back() -> None:
+    """PM-I.24 (PM-5.8): a Cryo Ray freezes a blocking Drone, which a Deadeye Operative
+    then destroys (PM-5.7: only a non-blocking Drone); the chill may still be taken back:
+    the Cryo Ray is ready with its health back, and the Drone stays destroyed."""
+    s = scenario(["Cryo Ray", "Deadeye Operative"], ["Drone", "Wall"])
+    assert refused(s, "click #2 on #3") == ["PM-5.7"]
+    s = act(s, "click #1 on #3", "click #2 on #3")
+    assert 3 not in s.units
+    first = act(s, "undo #2")  # the later click taken back first: the Drone back, frozen
+    assert (first.units[3].chill, first.units[2].status) == (1, "ready")
+    s = act(s, "undo #1")
+    assert (s.units[1].status, s.units[1].health) == ("ready", 3)
+    assert (3 not in s.units, s.units[2].status) == (True, "used")

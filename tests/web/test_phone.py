@@ -123,7 +123,7 @@ def test_no_page_scrolls_sideways_on_a_phone(
         f"/games/{games['tribute']}/dossier",
         *(
             f"/events/{hall_event}{page}"
-            for page in ("", "/pairings", "/standings", "/clock", "/slips", "/players/Ann")
+            for page in ("", "/pairings", "/standings", "/clock", "/slips", "/players/Ann", "/desk")
         ),
     ]
     head = watch_requests(signed_in(browser, base, tokens["head"], viewport=PHONE))

@@ -1,0 +1,243 @@
+"""The event's desk (``/events/E/desk``, docs/hall.md): the head referee pairs, drops,
+undrops, penalizes, undoes and ends the event from plain HTML forms, each carried out once
+per its key and answered by a redirect to the desk showing the outcome (a refusal with its
+clause and the values typed); the scorekeeper gets the drop form only, a player the 403.
+EV-1.4, EV-2.5, EV-2.7, EV-5.13, EV-8.4, EV-8.6."""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from service.app import open_service
+from tests.web.conftest import Tokens, auth
+
+SAME_SITE = {"Sec-Fetch-Site": "same-origin"}
+
+
+def _event(store: str) -> str:
+    """A PRIZMIK Swiss event of four players, no round paired yet."""
+    with open_service(store) as svc:
+        event = svc.event_new("Desk Open", "prizmik", rounds=3, seed=5).event_id
+        svc.event_register(event, ["Ann", "Ben", "Cal", "Dee"])
+    return event
+
+
+def _form(
+    client: TestClient[Litestar], token: str, event: str, form_id: str, path: str = ""
+) -> tuple[str, str]:
+    """The desk's form ``form_id`` (on the desk, or on ``path``: a redirect's): its key,
+    and the page's text."""
+    page = client.get(path or f"/events/{event}/desk", headers=auth(token))
+    assert page.status_code == 200, page.text
+    found = re.search(rf'<form [^>]*id="{form_id}".*?</form>', page.text, re.S)
+    assert found, (form_id, page.text)
+    [key] = re.findall(r'name="idem" value="([^"]+)"', found.group(0))
+    return key, page.text
+
+
+def _send(client: TestClient[Litestar], token: str, event: str, **form: str) -> Any:
+    sent = client.post(
+        f"/events/{event}/desk/do",
+        data=form,
+        headers={**auth(token), **SAME_SITE},
+        follow_redirects=False,
+    )
+    assert sent.status_code == 303, sent.text
+    assert sent.headers["location"].startswith(f"/events/{event}/desk?said=")
+    return sent
+
+
+def _said(client: TestClient[Litestar], token: str, sent: Any) -> str:
+    """The desk's outcome line after the redirect of ``sent``."""
+    page = client.get(sent.headers["location"], headers=auth(token))
+    found = re.search(r'<p class="(good|bad)" id="desk-said"[^>]*>(.*?)</p>', page.text, re.S)
+    assert found, page.text
+    return f"{found.group(1)}: {html.unescape(found.group(2))}"
+
+
+def _kinds(store: str, event: str) -> list[str]:
+    with open_service(store) as svc:
+        return [line.kind for line in svc.event_log(event)]
+
+
+def test_the_head_runs_a_round_from_the_desk_once_per_key(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    event = _event(store)
+    head = tokens["head"]
+    key, page = _form(client, head, event, "pair-form")
+    # the choices come from the service: the players, the IPG's infractions and levels
+    assert "<option>Cal</option>" in page
+    assert "<option>tardiness</option>" in page
+    assert "<option>match-loss</option>" in page
+    first = _send(client, head, event, idem=key, action="pair")
+    again = _send(client, head, event, idem=key, action="pair")  # a reload: nothing more
+    assert again.headers["location"] == first.headers["location"]
+    assert _kinds(store, event).count("round-paired") == 1
+    assert _said(client, head, first).startswith("good: round 1 paired: 2 tables, 0 byes")
+
+    key, _ = _form(client, head, event, "drop-form")
+    for _ in range(2):
+        _send(client, head, event, idem=key, action="drop", player="Dee", reason="ill")
+    with open_service(store) as svc:
+        dee = next(p for p in svc.event_state(event).players.values() if p.name == "Dee")
+    assert dee.dropped_after == 1
+    assert _kinds(store, event).count("player-dropped") == 1
+
+    key, page = _form(client, head, event, "undrop-form")
+    assert "<option>Dee</option>" in page.split('id="undrop-form"')[1]
+    sent = _send(client, head, event, idem=key, action="undrop", player="Dee", reason="came back")
+    assert _said(client, head, sent) == "good: Dee is back in the event"
+
+    key, _ = _form(client, head, event, "undo-form")
+    sent = _send(client, head, event, idem=key, action="undo", reason="wrong seating")
+    assert _said(client, head, sent).startswith("good: round 1 undone"), _said(client, head, sent)
+    assert "round-undone" in _kinds(store, event)
+    key, _ = _form(client, head, event, "pair-form")
+    _send(client, head, event, idem=key, action="pair")
+    assert _kinds(store, event).count("round-paired") == 2
+
+    key, _ = _form(client, head, event, "penalty-form")
+    for _ in range(2):
+        sent = _send(
+            client,
+            head,
+            event,
+            idem=key,
+            action="penalty",
+            player="Ann",
+            infraction="tardiness",
+            penalty="",
+            reason="late",
+        )
+    said = _said(client, head, sent)
+    assert said.startswith("good: Ann: game-loss (penalty 1; the IPG suggests game-loss)"), said
+    assert "ended as a loss for Ann" in said  # it reached the match (EV-8.6)
+    with open_service(store) as svc:
+        assert len(svc.event_state(event).penalties) == 1
+
+    key, _ = _form(client, head, event, "end-form")
+    sent = _send(client, head, event, idem=key, action="end", reason="the hall closed")
+    assert (
+        _said(client, head, sent)
+        == "bad: EV-1.4: a round is still open: finish or correct it first"
+    )
+    with open_service(store) as svc:
+        svc.event_result(event, ["1=0-2-0", "2=2-0-0"])
+    key, _ = _form(client, head, event, "end-form")
+    sent = _send(
+        client, head, event, idem=key, action="end", reason="the hall closed", void_open="yes"
+    )
+    assert _said(client, head, sent).startswith("good: event ended"), _said(client, head, sent)
+    assert 'id="desk-ended"' in client.get(f"/events/{event}/desk", headers=auth(head)).text
+    with open_service(store) as svc:
+        assert svc.event_info(event).ended
+
+
+def test_a_refusal_shows_its_clause_keeps_the_values_and_frees_the_key(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    event = _event(store)
+    head = tokens["head"]
+    key, _ = _form(client, head, event, "drop-form")
+    _send(client, head, event, idem=key, action="drop", player="Dee", reason="signed out")
+    key, _ = _form(client, head, event, "pair-form")
+    _send(client, head, event, idem=key, action="pair")
+    key, _ = _form(client, head, event, "penalty-form")
+    sent = _send(
+        client,
+        head,
+        event,
+        idem=key,
+        action="penalty",
+        player="Ben",
+        infraction="napping",
+        penalty="warning",
+        reason="asleep at table 1",
+    )
+    said = _said(client, head, sent)
+    assert said.startswith("bad: EV-8.4: unknown infraction 'napping'"), said
+    shown = client.get(sent.headers["location"], headers=auth(head)).text
+    penalty_form = shown.split('id="penalty-form"')[1].split("</form>")[0]
+    assert 'value="asleep at table 1"' in penalty_form
+    assert "<option selected>Ben</option>" in penalty_form
+    assert "<option selected>warning</option>" in penalty_form
+    with open_service(store) as svc:
+        assert not svc.event_state(event).penalties
+
+    key, _ = _form(client, head, event, "repair-form")
+    refused = _send(client, head, event, idem=key, action="repair", reason="")
+    said = _said(client, head, refused)
+    assert said.startswith("bad: EV-5.1"), said
+    # the refused form's key is spent; the page it comes back to has a fresh one
+    fresh, _ = _form(client, head, event, "repair-form", refused.headers["location"])
+    assert fresh != key
+    with open_service(store) as svc:
+        svc.event_undrop(event, "Dee", reason="Dee is here")  # the engine now pairs her
+    sent = _send(client, head, event, idem=fresh, action="repair", reason="Ann and Ben are family")
+    said = _said(client, head, sent)
+    assert said.startswith("good: round 1 re-paired; "), said
+    assert "Dee: not paired -> table" in said
+    assert _kinds(store, event).count("pairing-changed") == 1, _kinds(store, event)
+
+    key, _ = _form(client, head, event, "undo-form")
+    refused = _send(client, head, event, idem=key, action="undo", reason="")
+    assert _said(client, head, refused) == "bad: EV-5.13: undoing a round needs a reason"
+    assert "round-undone" not in _kinds(store, event)
+
+
+def test_the_scorekeeper_drops_only_and_a_player_is_refused_the_desk(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    event = _event(store)
+    sam = tokens["scorekeeper"]
+    key, page = _form(client, sam, event, "drop-form")
+    for form in ("pair-form", "penalty-form", "undo-form", "end-form", "undrop-form"):
+        assert f'id="{form}"' not in page
+    sent = _send(client, sam, event, idem=key, action="drop", player="Cal")
+    assert _said(client, sam, sent).startswith("good:")
+    # the pairing posted all the same (a script): refused by the role, nothing paired
+    key, _ = _form(client, sam, event, "drop-form")
+    refused = _send(client, sam, event, idem=key, action="pair")
+    assert client.get(refused.headers["location"], headers=auth(sam)).status_code == 200
+    assert 'data-status="403"' in client.get(refused.headers["location"], headers=auth(sam)).text
+    assert "round-paired" not in _kinds(store, event)
+    for who in ("ann", "table1", "public"):
+        assert client.get(f"/events/{event}/desk", headers=auth(tokens[who])).status_code == 403
+        # the form posted all the same (a script): refused by the role, nothing dropped
+        _send(client, tokens[who], event, action="drop", player="Dee")
+    assert _kinds(store, event).count("player-dropped") == 1  # Sam's drop of Cal alone
+    # the slips page links the desk for those who may use it
+    slips = f"/events/{event}/slips"
+    assert 'id="desk-link"' in client.get(slips, headers=auth(sam)).text
+    assert 'id="desk-link"' not in client.get(slips, headers=auth(tokens["table1"])).text
+
+
+def test_pairing_warns_of_missing_decklists_and_makes_the_cut(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """EV-2.8: a deck game's players without a list are named on the desk and in the
+    pairing's outcome; EV-6.1: after the last Swiss round the same form makes the cut."""
+    with open_service(store) as svc:
+        event = svc.event_new("Cut Open", "gammasphere", rounds=1, cut=4, seed=5).event_id
+        svc.event_register(event, ["Ann", "Ben", "Cal", "Dee"])
+    head = tokens["head"]
+    key, page = _form(client, head, event, "pair-form")
+    assert re.search(r'id="desk-missing-decks">[^<]*Ann, Ben, Cal, Dee<', page), page
+    sent = _send(client, head, event, idem=key, action="pair")
+    said = _said(client, head, sent)
+    assert said.startswith("good: round 1 paired: 2 tables, 0 byes"), said
+    assert "warning: Cal has no decklist (EV-2.8)" in said
+    with open_service(store) as svc:
+        svc.event_result(event, ["1=2-0-0", "2=2-0-0"])
+    key, page = _form(client, head, event, "pair-form")
+    assert "make the top 4 cut and pair the playoff" in page
+    sent = _send(client, head, event, idem=key, action="pair")
+    assert _said(client, head, sent).startswith("good: semifinal (round 2) paired: 2 tables")
+    with open_service(store) as svc:
+        assert len(svc.event_info(event).cut_seeds) == 4

@@ -1,0 +1,179 @@
+"""The event's desk ``/events/E/desk``: where the head referee runs the event from a page.
+
+What the command line's ``referee event pair / drop / undrop / penalty / repair /
+undo-round / end`` do, as plain HTML forms (no JavaScript, a phone's width): pair the next
+round (after the last Swiss round that pairing makes the cut, EV-6.1) with the players
+still without a decklist named beside it (EV-2.8); drop and undrop a player; give a
+penalty (it reaches the match as ``event_penalize`` applies it, EV-8.6); re-pair or undo
+the latest round with the reason EV-5.11 asks for; end the event (EV-1.4).
+
+Each form is posted to ``/events/E/desk/do`` and goes through ``hallpages._staff_form``:
+carried out once per its key (``web.formkeys``), a refusal kept with its clause and what
+was typed, then a redirect to the desk showing the outcome. Each action calls the service
+method the command line and the JSON API call, after the same access check (the write
+pipeline's authorize stage, ``service.access.authorize_event``): the head referee may do
+all of it; the scorekeeper, who enters players, drops them (``enter``) and sees only that
+form; anyone else is refused the page (403).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import Request, Response, get, post
+from litestar.params import FromPath, QueryParameter
+from litestar.response import Redirect
+
+from referee.tournament.facts import PENALTY_LEVELS
+from referee.tournament.penalties import INFRACTIONS
+from service.access import AccessDeniedError, EventAction, Principal, authorize_event
+from service.api import need
+from service.errors import RefusedError
+from web import collector, formkeys
+from web.context import web_of
+from web.export import render
+from web.hallpages import _admitted, _bounded, _staff_form
+from web.pages import _page, _who
+
+__all__ = ["DESK_PAGES"]
+
+AnyRequest = Request[Any, Any, Any]
+
+REASON_LONGEST = 1000
+"""A reason typed on the desk: a paragraph at most (docs/forms.md, Bounds)."""
+NAME_LONGEST = 200
+
+
+def _may(who: Principal, action: EventAction) -> bool:
+    """Whether ``who`` may make the event's writes of ``action`` (``run``, ``enter``)."""
+    try:
+        authorize_event(who, action)
+    except AccessDeniedError:
+        return False
+    return True
+
+
+@get("/events/{event_id:str}/desk", include_in_schema=False)
+async def desk_page(
+    request: AnyRequest,
+    event_id: FromPath[str],
+    said_key: Annotated[str | None, QueryParameter(name="said")] = None,
+) -> Response[str] | Redirect:
+    """The desk: the event's forms for whoever may use them; ``?said=KEY`` shows what the
+    last one did (or its refusal with the values typed)."""
+    web = web_of(request)
+    who = _who(web, request)
+    if isinstance(who, Redirect):
+        return who
+    authorize_event(who, "enter")  # the head referee, the scorekeeper: anyone else 403
+    event = event_id.strip()
+    board, _ = await web.run(web.svc.event_board, event, None, with_standings=False)
+    info = await web.run(web.svc.event_info, event)
+    state = await web.run(web.svc.event_state, event)
+    missing = await web.run(web.svc.event_missing_decks, event) if not info.ended else []
+    said = await formkeys.said(web, who, said_key)
+    entrants = sorted(state.players.values(), key=lambda p: p.order)
+    return _page(
+        render(
+            "event_desk.html",
+            who=who,
+            b=board,
+            info=info,
+            page="desk",
+            desk_link=True,
+            run=_may(who, "run"),
+            enter=_may(who, "enter"),
+            active=[p.name for p in entrants if p.dropped_after is None],
+            dropped=[p.name for p in entrants if p.dropped_after is not None],
+            infractions=list(INFRACTIONS),
+            levels=PENALTY_LEVELS,
+            missing_decks=missing,
+            said=said,
+            sent=said.form if said and not said.ok else {},
+            **formkeys.key_field(),
+        )
+    )
+
+
+def _player(form: dict[str, str]) -> str:
+    player = _bounded(form, "player", NAME_LONGEST)
+    if not player:
+        raise RefusedError("EV-2.5: name the player")
+    return player
+
+
+@post("/events/{event_id:str}/desk/do", include_in_schema=False, status_code=303)
+async def desk_form(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
+    """A desk form, carried out once per its key as the JSON API's route does it (the same
+    service call and access check), then a redirect to the desk showing the outcome."""
+    web = web_of(request)
+
+    async def act(who: Principal, event: str, form: dict[str, str]) -> formkeys.Outcome:
+        action = form.get("action", "").strip()
+        by = who.label
+        if action == "pair":
+            pair = _admitted(who, web.svc.event_pair, need("run"))
+            rows = await web.run_event_write(pair, event, by=by)
+            collector.settle()  # the round just paired lives (as POST /api/events/E/rounds)
+            missing = await web.run(web.svc.event_missing_decks, event)
+            number = (await web.run(web.svc.event_info, event)).current_round
+            label = await web.run(web.svc.event_round_label, event, number)
+            named = label if label == f"round {number}" else f"{label} (round {number})"
+            tables = sum(1 for r in rows if not r.bye)
+            line = f"{named} paired: {tables} tables, {len(rows) - tables} byes"
+            warned = "".join(f"; warning: {name} has no decklist (EV-2.8)" for name in missing)
+            return formkeys.Outcome(True, line + warned, 201)
+        if action == "drop":
+            drop = _admitted(who, web.svc.event_drop, need("enter"))
+            player, reason = _player(form), _bounded(form, "reason", REASON_LONGEST)
+            row = await web.run_event_write(drop, event, player, reason=reason)
+            return formkeys.Outcome(True, row.line or f"{player} dropped", 201)
+        if action == "undrop":
+            undrop = _admitted(who, web.svc.event_undrop, need("run"))
+            player, reason = _player(form), _bounded(form, "reason", REASON_LONGEST)
+            name = await web.run_event_write(undrop, event, player, reason=reason, by=by)
+            return formkeys.Outcome(True, f"{name} is back in the event", 201)
+        if action == "penalty":
+            give = _admitted(who, web.svc.event_penalize, need("run"))
+            player, reason = _player(form), _bounded(form, "reason", REASON_LONGEST)
+            infraction = form.get("infraction", "").strip()
+            level = form.get("penalty", "").strip() or None  # none chosen: the IPG's suggestion
+            given = await web.run_event_write(
+                give, event, player, infraction, penalty=level, reason=reason, by=by
+            )
+            return formkeys.Outcome(
+                True,
+                f"{given.player}: {given.penalty} (penalty {given.number}; the IPG suggests "
+                f"{given.suggested}); {given.effect}",
+                201,
+            )
+        if action == "repair":
+            fix = _admitted(who, web.svc.event_repair_moves, need("run"))
+            reason = _bounded(form, "reason", REASON_LONGEST)
+            done = await web.run_event_write(fix, event, None, reason=reason, by=by)
+            moved = "".join(f"; {line}" for line in done.moved)
+            return formkeys.Outcome(True, f"round {done.round} re-paired{moved}", 201)
+        if action == "undo":
+            undo = _admitted(who, web.svc.event_undo_round, need("run"))
+            reason = _bounded(form, "reason", REASON_LONGEST)
+            undone = await web.run_event_write(undo, event, reason=reason, by=by)
+            voided = f"; games closed as void: {', '.join(undone.voided)}" if undone.voided else ""
+            return formkeys.Outcome(True, f"round {undone.round} undone{voided}", 201)
+        if action == "end":
+            end = _admitted(who, web.svc.event_end, need("run"))
+            reason = _bounded(form, "reason", REASON_LONGEST)
+            void_open = form.get("void_open", "") == "yes"
+            closed = await web.run_event_write(
+                end, event, reason=reason, void_open=void_open, by=by
+            )
+            voided = f"; closed as void: {', '.join(closed)}" if closed else ""
+            return formkeys.Outcome(True, f"event ended{voided}", 201)
+        raise RefusedError(
+            "the desk's forms are pair, drop, undrop, penalty, repair, undo and end, "
+            f"not {action!r}"
+        )
+
+    return await _staff_form(request, event_id, "desk", act)
+
+
+DESK_PAGES = [desk_page, desk_form]
