@@ -62,6 +62,7 @@ def test_a_hidden_search_counts_the_card_without_anyone_seeing_it() -> None:
     assert (moved.pool.count, moved.hand.count) == (side.pool.count - 1, side.hand.count + 1)
     assert CARD not in moved.hand.known.names()
     assert moved.knowledge is not None
+    assert side.knowledge is not None
     assert moved.knowledge.seen == side.knowledge.seen
     assert CARD in RULES.secrets(after, "p1")  # still p1's: the list minus what was seen
     for viewer in ("p2", "public"):
