@@ -1350,11 +1350,13 @@ class Postings:
         )
         if not moved:
             return report
-        try:
-            newest, _ = self.event_posting(event_id, posting.kind, posting.round)
-        except RefusedError:
-            return report
-        if newest.version > posting.version and newest.body != posting.body:
+        sealed = _latest_checkpoint(self.store)
+        covered = self.store.newest_at(event_id, sealed.position) if sealed is not None else None
+        newest: Posting | None = None
+        if covered is not None and covered[0] > posting.version:  # else: nothing later sealed
+            with contextlib.suppress(RefusedError):
+                newest, _ = self.event_posting(event_id, posting.kind, posting.round)
+        if newest is not None and newest.body != posting.body:
             report.newer = newest.version
             report.answer += (
                 f" A later posting, computed at fact {newest.version}, shows the change."
