@@ -1,11 +1,14 @@
 """The event's desk ``/events/E/desk``: where the head referee runs the event from a page.
 
-What the command line's ``referee event pair / drop / undrop / penalty / repair /
-undo-round / end`` do, as plain HTML forms (no JavaScript, a phone's width): pair the next
-round (after the last Swiss round that pairing makes the cut, EV-6.1) with the players
+What the command line's ``referee event pair / drop / undrop / penalty [withdraw] /
+repair / undo-round / end`` do, as plain HTML forms (no JavaScript, a phone's width): pair
+the next round (after the last Swiss round that pairing makes the cut, EV-6.1) with the players
 still without a decklist named beside it (EV-2.8); drop and undrop a player; give a
-penalty (it reaches the match as ``event_penalize`` applies it, EV-8.6); re-pair or undo
-the latest round with the reason EV-5.11 asks for; end the event (EV-1.4).
+penalty (it reaches the match as ``event_penalize`` applies it, EV-8.6) and withdraw one
+from the event's list of penalties (EV-8.7); re-pair or undo the latest round with the
+reason EV-5.11 asks for; end the event (EV-1.4). Players are typed by name from one
+``<datalist>`` the forms share (a 10,000-player event names each once); the service resolves
+the name as the command line's does and refuses one that is no player (EV-2.1).
 
 Each form is posted to ``/events/E/desk/do`` and goes through ``hallpages._staff_form``:
 carried out once per its key (``web.formkeys``), a refusal kept with its clause and what
@@ -18,6 +21,7 @@ form; anyone else is refused the page (403).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from litestar import Request, Response, get, post
@@ -26,6 +30,7 @@ from litestar.response import Redirect
 
 from referee.tournament.facts import PENALTY_LEVELS
 from referee.tournament.penalties import INFRACTIONS
+from referee.tournament.state import Tournament
 from service.access import AccessDeniedError, EventAction, Principal, authorize_event
 from service.api import need
 from service.errors import RefusedError
@@ -42,6 +47,54 @@ AnyRequest = Request[Any, Any, Any]
 REASON_LONGEST = 1000
 """A reason typed on the desk: a paragraph at most (docs/forms.md, Bounds)."""
 NAME_LONGEST = 200
+
+
+@dataclass(frozen=True)
+class DeskPenalty:
+    """A penalty of the event as the desk lists it (EV-8.6, EV-8.7): its number (what a
+    withdrawal names), the player by name, the infraction and level, the round, where it
+    took effect, and whether it is withdrawn."""
+
+    number: int
+    player: str
+    infraction: str
+    penalty: str
+    round: int
+    effect: str
+    withdrawn: bool
+
+
+def _penalties(state: Tournament) -> list[DeskPenalty]:
+    """The event's penalties in order, each with where it took effect as the state
+    records it (``applied_penalties``, ``penalty_games``): a game loss's game, a match
+    loss's table, or still waiting for the player's next game or match."""
+    listed = []
+    for number, given in enumerate(state.penalties, start=1):
+        at = state.applied_penalties.get(number)
+        where = f"round {at[0]} table {at[1]}" if at is not None else ""
+        game = state.penalty_games.get(number)
+        if given.penalty in ("none", "warning"):
+            effect = "recorded"
+        elif given.penalty == "game-loss" and game is not None:
+            effect = f"game {game} lost" + (f" ({where})" if where else "")
+        elif given.penalty == "game-loss":
+            effect = f"{where}: waits for the next game" if where else "waits for the next game"
+        else:
+            effect = f"{where}: match lost" if where else "no match decided"
+            if given.penalty == "disqualification":
+                effect += "; dropped"
+        listed.append(
+            DeskPenalty(
+                number=number,
+                player=state.players[given.player].name,
+                infraction=given.infraction,
+                penalty=given.penalty,
+                round=given.round,
+                effect=effect,
+                withdrawn=number in state.withdrawn_penalties,
+            )
+        )
+    return listed
 
 
 def _may(who: Principal, action: EventAction) -> bool:
@@ -83,8 +136,9 @@ async def desk_page(
             desk_link=True,
             run=_may(who, "run"),
             enter=_may(who, "enter"),
-            active=[p.name for p in entrants if p.dropped_after is None],
-            dropped=[p.name for p in entrants if p.dropped_after is not None],
+            names=[p.name for p in entrants],  # one datalist the player fields share
+            dropped=sum(1 for p in entrants if p.dropped_after is not None),
+            penalties=_penalties(state),
             infractions=list(INFRACTIONS),
             levels=PENALTY_LEVELS,
             missing_decks=missing,
@@ -147,6 +201,17 @@ async def desk_form(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
                 f"{given.suggested}); {given.effect}",
                 201,
             )
+        if action == "withdraw":
+            withdraw = _admitted(who, web.svc.event_penalty_withdraw, need("run"))
+            raw = form.get("number", "").strip()
+            if not (raw.isascii() and raw.isdigit()):
+                raise RefusedError(f"EV-8.7: name the penalty by its number, not {raw!r}")
+            reason = _bounded(form, "reason", REASON_LONGEST)
+            result = _bounded(form, "result", NAME_LONGEST) or None
+            stored = await web.run_event_write(
+                withdraw, event, int(raw), reason=reason, by=by, result=result
+            )
+            return formkeys.Outcome(True, "; ".join(stored), 201)
         if action == "repair":
             fix = _admitted(who, web.svc.event_repair_moves, need("run"))
             reason = _bounded(form, "reason", REASON_LONGEST)
@@ -169,7 +234,8 @@ async def desk_form(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
             voided = f"; closed as void: {', '.join(closed)}" if closed else ""
             return formkeys.Outcome(True, f"event ended{voided}", 201)
         raise RefusedError(
-            "the desk's forms are pair, drop, undrop, penalty, repair, undo and end, "
+            "the desk's forms are pair, drop, undrop, penalty, withdraw, repair, undo and "
+            "end, "
             f"not {action!r}"
         )
 

@@ -13,6 +13,8 @@ from typing import Any
 from litestar import Litestar
 from litestar.testing import TestClient
 
+from referee.tournament.facts import PENALTY_LEVELS
+from referee.tournament.penalties import INFRACTIONS
 from service.app import open_service
 from tests.web.conftest import Tokens, auth
 
@@ -72,7 +74,7 @@ def test_the_head_runs_a_round_from_the_desk_once_per_key(
     head = tokens["head"]
     key, page = _form(client, head, event, "pair-form")
     # the choices come from the service: the players, the IPG's infractions and levels
-    assert "<option>Cal</option>" in page
+    assert '<option value="Cal">' in page
     assert "<option>tardiness</option>" in page
     assert "<option>match-loss</option>" in page
     first = _send(client, head, event, idem=key, action="pair")
@@ -90,7 +92,7 @@ def test_the_head_runs_a_round_from_the_desk_once_per_key(
     assert _kinds(store, event).count("player-dropped") == 1
 
     key, page = _form(client, head, event, "undrop-form")
-    assert "<option>Dee</option>" in page.split('id="undrop-form"')[1]
+    assert 'list="desk-players"' in page.split('id="undrop-form"')[1]
     sent = _send(client, head, event, idem=key, action="undrop", player="Dee", reason="came back")
     assert _said(client, head, sent) == "good: Dee is back in the event"
 
@@ -120,6 +122,12 @@ def test_the_head_runs_a_round_from_the_desk_once_per_key(
     assert "ended as a loss for Ann" in said  # it reached the match (EV-8.6)
     with open_service(store) as svc:
         assert len(svc.event_state(event).penalties) == 1
+    listed = client.get(sent.headers["location"], headers=auth(head)).text
+    assert re.search(
+        r'id="penalty-1"><td>1</td><td>Ann</td><td>tardiness</td><td>game-loss</td><td>1</td>'
+        r"<td>game [^<]+ lost \(round 1 table \d\)</td>",
+        listed,
+    ), listed
 
     key, _ = _form(client, head, event, "end-form")
     sent = _send(client, head, event, idem=key, action="end", reason="the hall closed")
@@ -165,7 +173,7 @@ def test_a_refusal_shows_its_clause_keeps_the_values_and_frees_the_key(
     shown = client.get(sent.headers["location"], headers=auth(head)).text
     penalty_form = shown.split('id="penalty-form"')[1].split("</form>")[0]
     assert 'value="asleep at table 1"' in penalty_form
-    assert "<option selected>Ben</option>" in penalty_form
+    assert 'value="Ben"' in penalty_form  # the player typed, kept
     assert "<option selected>warning</option>" in penalty_form
     with open_service(store) as svc:
         assert not svc.event_state(event).penalties
@@ -241,3 +249,109 @@ def test_pairing_warns_of_missing_decklists_and_makes_the_cut(
     assert _said(client, head, sent).startswith("good: semifinal (round 2) paired: 2 tables")
     with open_service(store) as svc:
         assert len(svc.event_info(event).cut_seeds) == 4
+
+
+def test_the_head_withdraws_a_penalty_from_the_list_with_a_reason(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """EV-8.7: the desk lists the event's penalties with where each took effect; a
+    withdrawal needs a reason, keeps the penalty (marked withdrawn) and reverses what it
+    did (here a disqualification's drop, by an undrop)."""
+    event = _event(store)
+    head = tokens["head"]
+    with open_service(store) as svc:
+        svc.event_pair(event)
+        svc.event_penalize(event, "Ben", "tardiness", penalty="warning", reason="late")
+        svc.event_result(event, ["1=2-0-0", "2=2-0-0"])
+        svc.event_penalize(event, "Cal", "cheating", penalty="disqualification", reason="marked")
+    key, page = _form(client, head, event, "withdraw-form-2")
+    listed = page.split('id="desk-penalties"')[1].split("</table>")[0]
+    assert re.search(
+        r'id="penalty-1"><td>1</td><td>Ben</td><td>tardiness</td><td>warning</td>'
+        r"<td>1</td><td>recorded</td>",
+        listed,
+    ), listed
+    assert re.search(
+        r'id="penalty-2"><td>2</td><td>Cal</td><td>cheating</td>'
+        r"<td>disqualification</td><td>1</td><td>[^<]*dropped</td>",
+        listed,
+    ), listed
+
+    refused = _send(client, head, event, idem=key, action="withdraw", number="2", reason=" ")
+    assert _said(client, head, refused) == "bad: EV-8.7: withdrawing a penalty needs a reason"
+    key, _ = _form(client, head, event, "withdraw-form-2", refused.headers["location"])
+    sent = _send(client, head, event, idem=key, action="withdraw", number="2", reason="misjudged")
+    said = _said(client, head, sent)
+    assert said == (
+        "good: penalty 2 withdrawn: misjudged; undropped: Cal (penalty 2 withdrawn: misjudged)"
+    )
+    again = _send(client, head, event, idem=key, action="withdraw", number="2", reason="misjudged")
+    assert again.headers["location"] == sent.headers["location"]  # once per key
+    assert _kinds(store, event).count("penalty-withdrawn") == 1
+    with open_service(store) as svc:
+        state = svc.event_state(event)
+        assert state.withdrawn_penalties == {2}
+        assert all(p.dropped_after is None for p in state.players.values())
+    page = client.get(f"/events/{event}/desk", headers=auth(head)).text
+    assert re.search(r'id="penalty-2">.*?<td>withdrawn</td>', page, re.S)
+    assert 'id="withdraw-form-2"' not in page
+    assert 'id="withdraw-form-1"' in page
+
+    # a match loss that decided a match: withdrawn with the table's result without it
+    with open_service(store) as svc:
+        svc.event_pair(event)
+        svc.event_penalize(event, "Ann", "cheating", penalty="match-loss", reason="marked")
+        state = svc.event_state(event)
+        ann = next(p.id for p in state.players.values() if p.name == "Ann")
+        table = next(t.table for t in state.tables.values() if t.round == 2 and ann in t.players)
+    key, page = _form(client, head, event, "withdraw-form-3")
+    assert f"<td>round 2 table {table}: match lost</td>" in page
+    refused = _send(client, head, event, idem=key, action="withdraw", number="3", reason="no")
+    said = _said(client, head, refused)
+    assert said.startswith("bad: EV-8.7: the match-loss of Ann counts in round 2 table"), said
+    key, _ = _form(client, head, event, "withdraw-form-3", refused.headers["location"])
+    sent = _send(
+        client, head, event, idem=key, action="withdraw", number="3", reason="no", result="1-1-1"
+    )
+    said = _said(client, head, sent)
+    assert said == (
+        f"good: penalty 3 withdrawn: no; round 2 table {table} corrected to 1-1-1: "
+        "penalty 3 withdrawn: no"
+    )
+
+    key, _ = _form(client, head, event, "withdraw-form-1")
+    refused = _send(client, head, event, idem=key, action="withdraw", number="7", reason="typo")
+    assert _said(client, head, refused).startswith("bad: EV-8.7: no penalty 7: the event has 3")
+    # the scorekeeper sees no penalties and is refused a withdrawal posted all the same
+    sam = tokens["scorekeeper"]
+    key, page = _form(client, sam, event, "drop-form")
+    assert 'id="desk-penalties"' not in page
+    refused = _send(client, sam, event, idem=key, action="withdraw", number="1", reason="x")
+    assert 'data-status="403"' in client.get(refused.headers["location"], headers=auth(sam)).text
+    assert _kinds(store, event).count("penalty-withdrawn") == 2
+
+
+def test_players_are_typed_by_name_from_one_datalist_at_any_size(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """A large event's desk names its players once, in one datalist the player fields
+    share (no select per form); a name typed that is no player is refused by the service
+    with its clause (EV-2.1), the name kept in the field."""
+    with open_service(store) as svc:
+        event = svc.event_new("Big Open", "prizmik", rounds=9, seed=5).event_id
+        svc.event_register(event, [f"Player {n:04}" for n in range(3000)])
+    head = tokens["head"]
+    key, page = _form(client, head, event, "drop-form")
+    assert page.count("<datalist") == 1
+    assert page.count("<option") == 3000 + len(INFRACTIONS) + 1 + len(PENALTY_LEVELS) + 1
+    assert '<option value="Player 2999">' in page
+    assert '<select name="player"' not in page
+    assert len(page) < 200_000, len(page)  # about 30 bytes a player, once
+    refused = _send(client, head, event, idem=key, action="drop", player="Player 3000")
+    assert _said(client, head, refused) == "bad: EV-2.1: 'Player 3000' is not a registered player"
+    kept = client.get(refused.headers["location"], headers=auth(head)).text
+    assert 'value="Player 3000"' in kept.split('id="drop-form"')[1].split("</form>")[0]
+    key, _ = _form(client, head, event, "drop-form")
+    sent = _send(client, head, event, idem=key, action="drop", player="Player 1234")
+    assert _said(client, head, sent).startswith("good:")
+    assert _kinds(store, event).count("player-dropped") == 1
