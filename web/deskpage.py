@@ -2,13 +2,14 @@
 
 What the command line's ``referee event pair / drop / undrop / penalty [withdraw] /
 repair / undo-round / end`` do, as plain HTML forms (no JavaScript, a phone's width): pair
-the next round (after the last Swiss round that pairing makes the cut, EV-6.1) with the players
-still without a decklist named beside it (EV-2.8); drop and undrop a player; give a
-penalty (it reaches the match as ``event_penalize`` applies it, EV-8.6) and withdraw one
-from the event's list of penalties (EV-8.7); re-pair or undo the latest round with the
-reason EV-5.11 asks for; end the event (EV-1.4). Players are typed by name from one
-``<datalist>`` the forms share (a 10,000-player event names each once); the service resolves
-the name as the command line's does and refuses one that is no player (EV-2.1).
+the next round (after the last Swiss round that pairing makes the cut, EV-6.1) with the
+players still without a decklist named beside it (EV-2.8), or by hand (the tables typed one
+a line, EV-5.11); drop and undrop a player; give a penalty (it reaches the match as
+``event_penalize`` applies it, EV-8.6) and withdraw one from the event's list of penalties
+(EV-8.7); re-pair the latest round (with the engine or by hand) or undo it, with the reason
+EV-5.11 and EV-5.12 ask for; end the event (EV-1.4). Players are typed by name from one
+``<datalist>`` the forms share (a 10,000-player event names each once); the service
+resolves the name as the command line's does and refuses one that is no player (EV-2.1).
 
 Each form is posted to ``/events/E/desk/do`` and goes through ``hallpages._staff_form``:
 carried out once per its key (``web.formkeys``), a refusal kept with its clause and what
@@ -47,6 +48,10 @@ AnyRequest = Request[Any, Any, Any]
 REASON_LONGEST = 1000
 """A reason typed on the desk: a paragraph at most (docs/forms.md, Bounds)."""
 NAME_LONGEST = 200
+HAND_LONGEST = 60_000
+"""A pairing typed by hand: within the 64 KB a form's body may be (``BODY_LIMIT``, as the
+JSON API's), some 2,000 tables; a larger round by hand is a ``--manual`` file on the
+command line."""
 
 
 @dataclass(frozen=True)
@@ -149,6 +154,31 @@ async def desk_page(
     )
 
 
+def _hand_pairing(text: str, pods: bool) -> dict[str, Any]:
+    """The pairing typed on the desk, in the shape ``event pair --manual`` reads
+    (``referee.tournament.manual``): one table a line, its players separated by `` v `` as
+    the pairings print, ``bye NAME`` for a bye; each player by name as registered or by
+    event id (a name holding `` v `` is given by its id). Checked by the service (EV-5.11)."""
+    tables: list[list[str]] = []
+    byes: list[str] = []
+    for line in text.splitlines():
+        written = " ".join(line.split())
+        first, _, rest = written.partition(" ")
+        if not written:
+            continue
+        if first.lower() == "bye" and rest and " v " not in rest:
+            byes.append(rest)
+        else:
+            tables.append(written.split(" v "))
+    if not tables and not byes:
+        raise RefusedError("EV-5.11: write the pairing: one table a line (Ann v Ben), bye NAME")
+    return {"pods" if pods else "pairs": tables, "byes": byes}
+
+
+def _count(n: int, thing: str) -> str:
+    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
+
+
 def _player(form: dict[str, str]) -> str:
     player = _bounded(form, "player", NAME_LONGEST)
     if not player:
@@ -165,16 +195,26 @@ async def desk_form(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
     async def act(who: Principal, event: str, form: dict[str, str]) -> formkeys.Outcome:
         action = form.get("action", "").strip()
         by = who.label
-        if action == "pair":
+
+        async def hand(form: dict[str, str]) -> dict[str, Any]:
+            written = _bounded(form, "tables", HAND_LONGEST)
+            info = await web.run(web.svc.event_info, event)
+            return _hand_pairing(written, info.pods)
+
+        if action in ("pair", "pair-hand"):
             pair = _admitted(who, web.svc.event_pair, need("run"))
-            rows = await web.run_event_write(pair, event, by=by)
+            manual = await hand(form) if action == "pair-hand" else None
+            reason = _bounded(form, "reason", REASON_LONGEST)
+            rows = await web.run_event_write(pair, event, manual=manual, reason=reason, by=by)
             collector.settle()  # the round just paired lives (as POST /api/events/E/rounds)
             missing = await web.run(web.svc.event_missing_decks, event)
             number = (await web.run(web.svc.event_info, event)).current_round
             label = await web.run(web.svc.event_round_label, event, number)
             named = label if label == f"round {number}" else f"{label} (round {number})"
             tables = sum(1 for r in rows if not r.bye)
-            line = f"{named} paired: {tables} tables, {len(rows) - tables} byes"
+            how = " by hand" if manual is not None else ""
+            byes = len(rows) - tables
+            line = f"{named} paired{how}: {_count(tables, 'table')}, {_count(byes, 'bye')}"
             warned = "".join(f"; warning: {name} has no decklist (EV-2.8)" for name in missing)
             return formkeys.Outcome(True, line + warned, 201)
         if action == "drop":
@@ -212,12 +252,14 @@ async def desk_form(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
                 withdraw, event, int(raw), reason=reason, by=by, result=result
             )
             return formkeys.Outcome(True, "; ".join(stored), 201)
-        if action == "repair":
+        if action in ("repair", "repair-hand"):
             fix = _admitted(who, web.svc.event_repair_moves, need("run"))
+            manual = await hand(form) if action == "repair-hand" else None
             reason = _bounded(form, "reason", REASON_LONGEST)
-            done = await web.run_event_write(fix, event, None, reason=reason, by=by)
+            done = await web.run_event_write(fix, event, manual, reason=reason, by=by)
             moved = "".join(f"; {line}" for line in done.moved)
-            return formkeys.Outcome(True, f"round {done.round} re-paired{moved}", 201)
+            how = " by hand" if manual is not None else ""
+            return formkeys.Outcome(True, f"round {done.round} re-paired{how}{moved}", 201)
         if action == "undo":
             undo = _admitted(who, web.svc.event_undo_round, need("run"))
             reason = _bounded(form, "reason", REASON_LONGEST)
@@ -234,8 +276,8 @@ async def desk_form(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
             voided = f"; closed as void: {', '.join(closed)}" if closed else ""
             return formkeys.Outcome(True, f"event ended{voided}", 201)
         raise RefusedError(
-            "the desk's forms are pair, drop, undrop, penalty, withdraw, repair, undo and "
-            "end, "
+            "the desk's forms are pair, pair-hand, drop, undrop, penalty, withdraw, repair, "
+            "repair-hand, undo and end, "
             f"not {action!r}"
         )
 

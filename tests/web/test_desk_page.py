@@ -10,13 +10,16 @@ import html
 import re
 from typing import Any
 
+import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
 from referee.tournament.facts import PENALTY_LEVELS
 from referee.tournament.penalties import INFRACTIONS
 from service.app import open_service
+from service.errors import RefusedError
 from tests.web.conftest import Tokens, auth
+from web.deskpage import _hand_pairing
 
 SAME_SITE = {"Sec-Fetch-Site": "same-origin"}
 
@@ -355,3 +358,107 @@ def test_players_are_typed_by_name_from_one_datalist_at_any_size(
     sent = _send(client, head, event, idem=key, action="drop", player="Player 1234")
     assert _said(client, head, sent).startswith("good:")
     assert _kinds(store, event).count("player-dropped") == 1
+
+
+def test_the_head_pairs_and_re_pairs_by_hand_with_a_reason(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """EV-5.11: a round paired by hand, one table a line, needs its reason and every active
+    player once; EV-5.12: the open round re-paired by hand before its first result."""
+    event = _event(store)
+    head = tokens["head"]
+    key, page = _form(client, head, event, "pair-hand-form")
+    refused = _send(
+        client, head, event, idem=key, action="pair-hand", tables="Ann v Ben\nbye Cal\nbye Dee"
+    )
+    assert _said(client, head, refused) == "bad: EV-5.11: a manual pairing needs a reason"
+    key, page = _form(client, head, event, "pair-hand-form", refused.headers["location"])
+    kept = page.split('id="pair-hand-form"')[1].split("</form>")[0]
+    assert ">Ann v Ben\nbye Cal\nbye Dee</textarea>" in kept
+    refused = _send(
+        client,
+        head,
+        event,
+        idem=key,
+        action="pair-hand",
+        tables="Ann v Ben\nbye Cal",
+        reason="Dee is a judge",
+    )
+    assert _said(client, head, refused) == "bad: EV-5.11: not paired: Dee"
+    key, _ = _form(client, head, event, "pair-hand-form", refused.headers["location"])
+    refused = _send(
+        client,
+        head,
+        event,
+        idem=key,
+        action="pair-hand",
+        tables="Ann v Ben\nCal v Dot",
+        reason="travel",
+    )
+    assert _said(client, head, refused) == (
+        "bad: EV-2.1: 'Dot' is not a registered player (and 1 more)"  # Dee: not paired
+    )
+    assert "round-paired" not in _kinds(store, event)
+    key, _ = _form(client, head, event, "pair-hand-form", refused.headers["location"])
+    sent = _send(
+        client,
+        head,
+        event,
+        idem=key,
+        action="pair-hand",
+        tables="  Ann  v Cal \n\nbye Ben\nbye   Dee",
+        reason="travel byes",
+    )
+    assert _said(client, head, sent) == "good: round 1 paired by hand: 1 table, 2 byes"
+    with open_service(store) as svc:
+        state = svc.event_state(event)
+        named = [[state.players[p].name for p in x.players] for x in state.rounds[1].pairings]
+    assert named == [["Ann", "Cal"], ["Ben"], ["Dee"]]
+
+    key, _ = _form(client, head, event, "repair-hand-form")
+    sent = _send(
+        client,
+        head,
+        event,
+        idem=key,
+        action="repair-hand",
+        tables="Ann v Ben\nCal v Dee",
+        reason="Ben and Dee arrived",
+    )
+    said = _said(client, head, sent)
+    assert said == (
+        "good: round 1 re-paired by hand; Ann: table 1 v Cal -> table 1 v Ben; "
+        "Ben: bye -> table 1 v Ann; Cal: table 1 v Ann -> table 2 v Dee; "
+        "Dee: bye -> table 2 v Cal"
+    )
+    assert _kinds(store, event).count("pairing-changed") == 1
+
+    sam = tokens["scorekeeper"]
+    key, page = _form(client, sam, event, "drop-form")
+    assert 'id="pair-hand-form"' not in page
+    assert 'id="repair-hand-form"' not in page
+    refused = _send(
+        client,
+        sam,
+        event,
+        idem=key,
+        action="repair-hand",
+        tables="Ann v Dee\nCal v Ben",
+        reason="x",
+    )
+    assert 'data-status="403"' in client.get(refused.headers["location"], headers=auth(sam)).text
+    assert _kinds(store, event).count("pairing-changed") == 1
+
+
+def test_a_pairing_typed_by_hand_reads_as_the_manual_file_does() -> None:
+    """The desk's text becomes what ``event pair --manual`` reads: tables in order, byes
+    apart; a line with `` v `` is a table even when its first name is Bye; pods for a pod
+    event; nothing written is refused with its clause."""
+    written = " Bye Smith v Ann \n\nbye  Cal Jones\nDee v Eve v Fay\n"
+    assert _hand_pairing(written, pods=False) == {
+        "pairs": [["Bye Smith", "Ann"], ["Dee", "Eve", "Fay"]],
+        "byes": ["Cal Jones"],
+    }
+    assert _hand_pairing("A v B v C", pods=True) == {"pods": [["A", "B", "C"]], "byes": []}
+    with pytest.raises(RefusedError, match=r"^EV-5\.11: write the pairing"):
+        _hand_pairing(" \n \n", pods=False)
