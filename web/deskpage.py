@@ -1,15 +1,16 @@
 """The event's desk ``/events/E/desk``: where the head referee runs the event from a page.
 
-What the command line's ``referee event pair / drop / undrop / penalty [withdraw] /
+What the command line's ``referee event pair / drop / undrop / deck / penalty [withdraw] /
 repair / undo-round / end`` do, as plain HTML forms (no JavaScript, a phone's width): pair
 the next round (after the last Swiss round that pairing makes the cut, EV-6.1) with the
 players still without a decklist named beside it (EV-2.8), or by hand (the tables typed one
-a line, EV-5.11); drop and undrop a player; give a penalty (it reaches the match as
-``event_penalize`` applies it, EV-8.6) and withdraw one from the event's list of penalties
-(EV-8.7); re-pair the latest round (with the engine or by hand) or undo it, with the reason
-EV-5.11 and EV-5.12 ask for; end the event (EV-1.4). Players are typed by name from one
-``<datalist>`` the forms share (a 10,000-player event names each once); the service
-resolves the name as the command line's does and refuses one that is no player (EV-2.1).
+a line, EV-5.11); drop and undrop a player; attach a player's decklist before their
+deadline (EV-2.8); give a penalty (it reaches the match as ``event_penalize`` applies it,
+EV-8.6) and withdraw one from the event's list of penalties (EV-8.7); re-pair the latest
+round (with the engine or by hand) or undo it, with the reason EV-5.11 and EV-5.12 ask for;
+end the event (EV-1.4). Players are typed by name from one ``<datalist>`` the forms share
+(a 10,000-player event names each once); the service resolves the name as the command
+line's does and refuses one that is no player (EV-2.1).
 
 Each form is posted to ``/events/E/desk/do`` and goes through ``hallpages._staff_form``:
 carried out once per its key (``web.formkeys``), a refusal kept with its clause and what
@@ -29,11 +30,15 @@ from litestar import Request, Response, get, post
 from litestar.params import FromPath, QueryParameter
 from litestar.response import Redirect
 
+from referee import games
+from referee.capabilities import decks_of
+from referee.kit.decks import Deck, SealedDeck, parse_decklist
 from referee.tournament.facts import PENALTY_LEVELS
 from referee.tournament.penalties import INFRACTIONS
 from referee.tournament.state import Tournament
 from service.access import AccessDeniedError, EventAction, Principal, authorize_event
 from service.api import need
+from service.bounds import LIST
 from service.errors import RefusedError
 from web import collector, formkeys
 from web.context import web_of
@@ -131,6 +136,9 @@ async def desk_page(
     missing = await web.run(web.svc.event_missing_decks, event) if not info.ended else []
     said = await formkeys.said(web, who, said_key)
     entrants = sorted(state.players.values(), key=lambda p: p.order)
+    settings = state.settings
+    deck_game = settings is not None and decks_of(games.load(settings.game)) is not None
+    deadline = settings.deck_deadline if settings is not None else 1
     return _page(
         render(
             "event_desk.html",
@@ -144,6 +152,8 @@ async def desk_page(
             names=[p.name for p in entrants],  # one datalist the player fields share
             dropped=sum(1 for p in entrants if p.dropped_after is not None),
             penalties=_penalties(state),
+            deck_game=deck_game,
+            deck_deadline=deadline if isinstance(deadline, int) else 1,
             infractions=list(INFRACTIONS),
             levels=PENALTY_LEVELS,
             missing_decks=missing,
@@ -173,6 +183,18 @@ def _hand_pairing(text: str, pods: bool) -> dict[str, Any]:
     if not tables and not byes:
         raise RefusedError("EV-5.11: write the pairing: one table a line (Ann v Ben), bye NAME")
     return {"pods" if pods else "pairs": tables, "byes": byes}
+
+
+def _deck(form: dict[str, str]) -> Deck:
+    """The list typed on the desk (``decklist``, one card a line) or its sealed
+    registration (``sealed``, COMMIT:SIZE): one of them, as ``event deck`` takes one."""
+    text = _bounded(form, "decklist", LIST)
+    sealed = _bounded(form, "sealed", NAME_LONGEST)
+    if bool(text) == bool(sealed):
+        raise RefusedError(
+            "EV-2.8: give the list (one card a line) or its sealed COMMIT:SIZE, one of them"
+        )
+    return SealedDeck.parse(sealed) if sealed else parse_decklist(text, "the decklist")
 
 
 def _count(n: int, thing: str) -> str:
@@ -252,6 +274,11 @@ async def desk_form(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
                 withdraw, event, int(raw), reason=reason, by=by, result=result
             )
             return formkeys.Outcome(True, "; ".join(stored), 201)
+        if action == "deck":
+            attach = _admitted(who, web.svc.event_attach_deck, need("run"))
+            player, deck = _player(form), _deck(form)
+            name = await web.run_event_write(attach, event, player, deck, by=by)
+            return formkeys.Outcome(True, f"decklist attached for {name} ({deck.size} cards)", 201)
         if action in ("repair", "repair-hand"):
             fix = _admitted(who, web.svc.event_repair_moves, need("run"))
             manual = await hand(form) if action == "repair-hand" else None
@@ -276,8 +303,8 @@ async def desk_form(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
             voided = f"; closed as void: {', '.join(closed)}" if closed else ""
             return formkeys.Outcome(True, f"event ended{voided}", 201)
         raise RefusedError(
-            "the desk's forms are pair, pair-hand, drop, undrop, penalty, withdraw, repair, "
-            "repair-hand, undo and end, "
+            "the desk's forms are pair, pair-hand, drop, undrop, deck, penalty, withdraw, "
+            "repair, repair-hand, undo and end, "
             f"not {action!r}"
         )
 

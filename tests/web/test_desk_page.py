@@ -462,3 +462,57 @@ def test_a_pairing_typed_by_hand_reads_as_the_manual_file_does() -> None:
     assert _hand_pairing("A v B v C", pods=True) == {"pods": [["A", "B", "C"]], "byes": []}
     with pytest.raises(RefusedError, match=r"^EV-5\.11: write the pairing"):
         _hand_pairing(" \n \n", pods=False)
+
+
+def test_the_head_attaches_a_decklist_until_the_deadline(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """EV-2.8: in a deck game the desk attaches a player's list (checked as at
+    registration: a wrong size refused with the list kept), not twice the same, and not
+    once round 1 is paired; a game without decks has no such form."""
+    from tests.gammasphere.helpers import DECK_TEXT
+
+    with open_service(store) as svc:
+        event = svc.event_new("Deck Open", "gammasphere", rounds=1, seed=5).event_id
+        svc.event_register(event, ["Ann", "Ben"])
+    head = tokens["head"]
+    key, page = _form(client, head, event, "deck-form")
+    assert "until round 1 is paired" in page
+    assert re.search(r'id="desk-missing-decks">[^<]*Ann, Ben<', page)
+    refused = _send(client, head, event, idem=key, action="deck", player="Ann", decklist="7 Pylon")
+    said = _said(client, head, refused)
+    assert said.startswith("bad: EV-2.8: "), said
+    key, page = _form(client, head, event, "deck-form", refused.headers["location"])
+    kept = page.split('id="deck-form"')[1].split("</form>")[0]
+    assert ">7 Pylon</textarea>" in kept
+    assert 'value="Ann"' in kept
+    sent = _send(client, head, event, idem=key, action="deck", player="Ann", decklist=DECK_TEXT)
+    assert _said(client, head, sent) == "good: decklist attached for Ann (40 cards)"
+    again = _send(client, head, event, idem=key, action="deck", player="Ann", decklist=DECK_TEXT)
+    assert again.headers["location"] == sent.headers["location"]  # once per key
+    assert _kinds(store, event).count("decklist-attached") == 1
+    key, page = _form(client, head, event, "deck-form")
+    assert re.search(r'id="desk-missing-decks">[^<]*: Ben<', page), page
+    refused = _send(client, head, event, idem=key, action="deck", player="Ann", decklist=DECK_TEXT)
+    assert _said(client, head, refused) == (
+        "bad: EV-2.8: Ann already has this decklist: nothing changed, nothing is recorded"
+    )
+    key, _ = _form(client, head, event, "deck-form")
+    refused = _send(client, head, event, idem=key, action="deck", player="Ben")
+    assert _said(client, head, refused).startswith("bad: EV-2.8: give the list")
+
+    sam = tokens["scorekeeper"]
+    key, page = _form(client, sam, event, "drop-form")
+    assert 'id="deck-form"' not in page
+    refused = _send(client, sam, event, idem=key, action="deck", player="Ben", decklist=DECK_TEXT)
+    assert 'data-status="403"' in client.get(refused.headers["location"], headers=auth(sam)).text
+
+    with open_service(store) as svc:
+        svc.event_pair(event)
+    key, _ = _form(client, head, event, "deck-form")
+    refused = _send(client, head, event, idem=key, action="deck", player="Ben", decklist=DECK_TEXT)
+    said = _said(client, head, refused)
+    assert said.startswith("bad: EV-2.8: round 1 has been paired: Ben's decklist is locked"), said
+    assert _kinds(store, event).count("decklist-attached") == 1
+    # a game played without decks: no such form
+    assert 'id="deck-form"' not in _form(client, head, _event(store), "pair-form")[1]
