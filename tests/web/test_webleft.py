@@ -158,9 +158,7 @@ def test_the_posting_page_before_any_seal_says_so_in_page_words(
 
     from cli.main import app as cli_app
 
-    said = CliRunner().invoke(
-        cli_app, ["--db", store, "event", "pairings", event, "--posting"]
-    )
+    said = CliRunner().invoke(cli_app, ["--db", store, "event", "pairings", event, "--posting"])
     assert said.exit_code != 0
     assert "or give --key" in said.output
 
