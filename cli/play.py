@@ -613,6 +613,15 @@ def adjust(
     none: Annotated[
         bool, typer.Option("--none", help="The ruling is that the effect changes nothing.")
     ] = False,
+    revealed: Annotated[
+        bool,
+        typer.Option(
+            "--revealed",
+            help="The effect showed the card to the table: a named card moved between hidden "
+            "zones (pool>hand, deck>hand) is otherwise read by its seat and the referee only, "
+            "the others reading 'a hidden card' (REF-6.6).",
+        ),
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Carry out a referee's ruling on card text as primitive changes (REF-6).
@@ -625,7 +634,13 @@ def adjust(
         if none == bool(changes):
             fail("give the changes, or --none when the ruling changes nothing")
         written = settings.service().adjust(
-            game, changes or "", card=card, reason=reason, by=settings.referee, resolves=answers
+            game,
+            changes or "",
+            card=card,
+            reason=reason,
+            by=settings.referee,
+            resolves=answers,
+            revealed=revealed,
         )
         _echo_written(written, as_json)
 

@@ -61,6 +61,8 @@ READ_MODELS = (
     "queue_fold",  # the referees' queue's snapshot (projections.queue): a rebuild drops it too
     "event_snapshot",  # events' folded states (projections.event_state): a rebuild drops them too
     "event_snapshot_round",  # and their earlier rounds
+    "event_snapshot_standings",  # and their kept standings
+    "event_snapshot_players",  # and their players
 )
 """Every read model's table (``projections``): what a rebuild drops on PostgreSQL (on
 SQLite the whole file goes)."""

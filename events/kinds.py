@@ -48,6 +48,7 @@ from events.schema import (
 from referee.capabilities import adjustments_of, decks_of, withdrawals_of
 from referee.contract import GameRules, Setup
 from referee.game.facts import Dispute
+from referee.kit.adjustments import MoveCard, carried_out, change_notation
 from referee.kit.decks import Deck, SealedDeck
 
 __all__ = [
@@ -409,30 +410,46 @@ register(
 def _adjust_summary(e: AdjustmentRecorded) -> str:
     answers = f" answering event {e.resolves}" if e.resolves is not None else ""
     what = f"adjustment for {safe_text(e.card)}" if e.card else "position corrected"
+    if e.kept_hidden:  # REF-6.6: each move as its reader may know it
+        said = "; ".join(
+            f"{c.seat} moves a hidden card from {c.source} to {c.target}"
+            if isinstance(c, MoveCard) and c.card is None
+            else change_notation(c)
+            for c in e.changes
+        )
+        if said != e.notation:
+            return f"{what}{answers}: {safe_text(said)} ({safe_text(e.reason)})"
+        return f"{what}{answers}: {safe_text(e.notation)}, kept hidden ({safe_text(e.reason)})"
     return f"{what}{answers}: {safe_text(e.notation)} ({safe_text(e.reason)})"
 
 
 def _adjust_text(e: AdjustmentRecorded) -> str:
     answering = f" answering {e.resolves}" if e.resolves is not None else ""
     changes = e.notation if e.changes else ""
-    return f"{{adjust {quote(changes)} for {quote(e.card)}{answering}: {quote(e.reason)}}}"
+    seen = " hidden" if e.revealed is False else " revealed" if e.revealed is True else ""
+    return f"{{adjust {quote(changes)} for {quote(e.card)}{answering}{seen}: {quote(e.reason)}}}"
 
 
 def _fold_adjustment(view: Folding, event: AdjustmentRecorded) -> None:
     state = view.states[-1]
     adjusting = adjustments_of(view.rules)
     if adjusting is not None:
-        for change in event.changes:
-            # The live check first (REF-6.4): a stored change that does not fit the
-            # position (an imported or edited one) is named, never applied.
-            verdict = adjusting.check_change(state, change)
-            if verdict.violations:
-                v = verdict.violations[0]
-                raise ReplayError(
-                    f"event {event.originator_version}: the adjustment breaks "
-                    f"{v.clause}: {v.reason}"
-                )
-            state = adjusting.apply_change(state, change)
+        # The live check first (REF-6.4): a stored change that does not fit the position
+        # (an imported or edited one) is named, never applied; a move kept hidden changes
+        # what everyone knows as an unseen one (REF-6.6)
+        state, violation = carried_out(
+            adjusting.check_change,
+            adjusting.apply_change,
+            state,
+            event.changes,
+            view.rules.hidden_zones,
+            hidden=event.kept_hidden,
+        )
+        if violation is not None:
+            raise ReplayError(
+                f"event {event.originator_version}: the adjustment breaks "
+                f"{violation.clause}: {violation.reason}"
+            )
     elif event.changes:
         raise ReplayError(f"event {event.originator_version}: {view.rules.name} takes no change")
     view.states[-1] = state

@@ -19,6 +19,7 @@ from events.plain import safe_text
 from events.schema import (
     ActionRecorded,
     ActionRejected,
+    AdjustmentRecorded,
     BranchRecorded,
     DeckOpened,
     DeckRegistered,
@@ -31,6 +32,7 @@ from events.tournament import TournamentEvent
 from events.tournament import summary as tournament_summary
 from referee.capabilities import decks_of
 from referee.contract import PUBLIC, REFEREE, GameRules, Setup, Viewer
+from referee.kit.adjustments import MoveCard, adjustment_notation, hidden_from
 from referee.kit.decks import Decklist, SealedDeck
 from referee.kit.multiset import Multiset
 from referee.verdicts import Violation, clause_section
@@ -100,7 +102,8 @@ def redact(
     """The event as ``viewer`` may see it: a decklist of another seat is replaced by its
     size alone (and the cards the game's ``setup`` put in sight from it), an entry's
     private part by what the viewer may see of it (unless its event number is in
-    ``revealed``: see ``revealed_entries``), and which token wrote it (a referee's
+    ``revealed``: see ``revealed_entries``), a card an adjustment kept hidden by the move
+    without its name (REF-6.6), and which token wrote it (a referee's
     device) and the hash chain (which would confirm a guess of a withheld part) are left
     out."""
     if viewer == REFEREE:
@@ -144,6 +147,21 @@ def redact(
         )
     if isinstance(event, DeckOpened) and not _may_see_seat(viewer, event.seat):
         return msgspec.structs.replace(event, decklist=Decklist(Multiset()), salt="")
+    if isinstance(event, AdjustmentRecorded) and event.kept_hidden:
+        # REF-6.6: a card moved between hidden zones is its seat's and the referee's to read
+        # (with no rules to say which zones are hidden, every named move is kept)
+        hidden_zones = (
+            rules.hidden_zones
+            if rules is not None
+            else frozenset(
+                z for c in event.changes if isinstance(c, MoveCard) for z in (c.source, c.target)
+            )
+        )
+        changes = hidden_from(event.changes, hidden_zones, viewer)
+        if changes != event.changes:
+            return msgspec.structs.replace(
+                event, changes=changes, notation=adjustment_notation(changes)
+            )
     if isinstance(event, ActionRejected):  # its text is its seat's; each reason is its own
         own = _may_see_seat(viewer, event.actor or "")
         text = (

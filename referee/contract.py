@@ -415,6 +415,11 @@ class GameRules(ABC, Generic[StateT, ActionT]):
         unless the entry carries something only its seat and the referee saw)."""
         return self.notation(action)
 
+    hidden_zones: ClassVar[frozenset[str]] = frozenset()
+    """A seat's zones only that seat and the referee see (a hand, a pool), as the
+    adjustments name them: a named card an adjustment moves between two of them is kept
+    from the other viewers unless the referee records it revealed (REF-6.6)."""
+
     seals_entries: ClassVar[bool] = False
     """Whether ``shown_notation`` hides entries only until the game reveals them
     (``still_sealed`` then says which are still hidden)."""

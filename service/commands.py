@@ -443,10 +443,13 @@ class Commands:
         by: str = "",
         resolves: int | None = None,
         expected_version: int | None = None,
+        revealed: bool | None = False,
     ) -> WrittenEvents:
         """Carry out a referee's ruling as primitive changes (REF-6.3); an empty list
         answers a ruling with no effect. Each change is checked against the game's
-        invariants; the game ends here if the rules say so."""
+        invariants; the game ends here if the rules say so. A named card moved between
+        hidden zones is its seat's and the referee's unless ``revealed`` (REF-6.6; ``None``:
+        a line of a record made before that clause)."""
         from referee.game.commands import Adjust
 
         return self._carried_out(
@@ -458,6 +461,7 @@ class Commands:
                 by=by,
                 resolves=resolves,
                 expected_version=expected_version,
+                revealed=revealed,
             ),
         )
 

@@ -474,7 +474,13 @@ def _enter(
         svc.open_deck(game_id, line.seat, line.decklist, line.salt, by=by)
     elif isinstance(line, AdjustLine):
         svc.adjust(
-            game_id, line.changes, card=line.card, reason=line.reason, by=by, resolves=line.resolves
+            game_id,
+            line.changes,
+            card=line.card,
+            reason=line.reason,
+            by=by,
+            resolves=line.resolves,
+            revealed=line.revealed,
         )
     elif isinstance(line, PenaltyLine):
         svc.penalty(game_id, line.seat, line.penalty, line.infraction, reason=line.reason, by=by)

@@ -421,6 +421,7 @@ class _Loaded:
             if table is None and not self._moved:
                 table = encode_table(self.counted_table())
         moved = self.standings is None and self._moved
+        later = self._later
         return EventSnapshot(
             version=self.version,
             last_hash=self.last_hash,
@@ -431,6 +432,9 @@ class _Loaded:
             table=None if moved else table,
             moved=moved,
             touched=self._touched if moved else [],
+            standings_at=later.label(standings, None if moved else table, moved)
+            if later is not None
+            else 0,
         )
 
     def counted(self) -> bool:

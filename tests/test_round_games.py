@@ -98,7 +98,7 @@ def test_a_rounds_games_from_the_template_are_the_ordinary_ways_bytes(
         checked.append(matches(event, state))
         return checked[-1]
 
-    monkeypatch.setattr(round_games.JsonTemplate, "matches", staticmethod(checking))
+    monkeypatch.setattr(JsonTemplate, "matches", staticmethod(checking))
     templated = _two_rounds(tmp_path / "templated.db", game, monkeypatch)
     monkeypatch.setattr(round_games, "TEMPLATES", False)
     ordinary = _two_rounds(tmp_path / "ordinary.db", game, monkeypatch)

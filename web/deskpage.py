@@ -1,11 +1,16 @@
 """The event's desk ``/events/E/desk``: where the head referee runs the event from a page.
 
-What the command line's ``referee event pair / drop / undrop / penalty / repair /
-undo-round / end`` do, as plain HTML forms (no JavaScript, a phone's width): pair the next
-round (after the last Swiss round that pairing makes the cut, EV-6.1) with the players
-still without a decklist named beside it (EV-2.8); drop and undrop a player; give a
-penalty (it reaches the match as ``event_penalize`` applies it, EV-8.6); re-pair or undo
-the latest round with the reason EV-5.11 asks for; end the event (EV-1.4).
+What the command line's ``referee event pair / drop / undrop / deck / penalty [withdraw] /
+repair / undo-round / end`` do, as plain HTML forms (no JavaScript, a phone's width): pair
+the next round (after the last Swiss round that pairing makes the cut, EV-6.1) with the
+players still without a decklist named beside it (EV-2.8), or by hand (the tables typed one
+a line, EV-5.11); drop and undrop a player; attach a player's decklist before their
+deadline (EV-2.8); give a penalty (it reaches the match as ``event_penalize`` applies it,
+EV-8.6) and withdraw one from the event's list of penalties (EV-8.7); re-pair the latest
+round (with the engine or by hand) or undo it, with the reason EV-5.11 and EV-5.12 ask for;
+end the event (EV-1.4). Players are typed by name from one ``<datalist>`` the forms share
+(a 10,000-player event names each once); the service resolves the name as the command
+line's does and refuses one that is no player (EV-2.1).
 
 Each form is posted to ``/events/E/desk/do`` and goes through ``hallpages._staff_form``:
 carried out once per its key (``web.formkeys``), a refusal kept with its clause and what
@@ -18,16 +23,22 @@ form; anyone else is refused the page (403).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from litestar import Request, Response, get, post
 from litestar.params import FromPath, QueryParameter
 from litestar.response import Redirect
 
+from referee import games
+from referee.capabilities import decks_of
+from referee.kit.decks import Deck, SealedDeck, parse_decklist
 from referee.tournament.facts import PENALTY_LEVELS
 from referee.tournament.penalties import INFRACTIONS
+from referee.tournament.state import Tournament
 from service.access import AccessDeniedError, EventAction, Principal, authorize_event
 from service.api import need
+from service.bounds import LIST
 from service.errors import RefusedError
 from web import collector, formkeys
 from web.context import web_of
@@ -42,6 +53,58 @@ AnyRequest = Request[Any, Any, Any]
 REASON_LONGEST = 1000
 """A reason typed on the desk: a paragraph at most (docs/forms.md, Bounds)."""
 NAME_LONGEST = 200
+HAND_LONGEST = 60_000
+"""A pairing typed by hand: within the 64 KB a form's body may be (``BODY_LIMIT``, as the
+JSON API's), some 2,000 tables; a larger round by hand is a ``--manual`` file on the
+command line."""
+
+
+@dataclass(frozen=True)
+class DeskPenalty:
+    """A penalty of the event as the desk lists it (EV-8.6, EV-8.7): its number (what a
+    withdrawal names), the player by name, the infraction and level, the round, where it
+    took effect, and whether it is withdrawn."""
+
+    number: int
+    player: str
+    infraction: str
+    penalty: str
+    round: int
+    effect: str
+    withdrawn: bool
+
+
+def _penalties(state: Tournament) -> list[DeskPenalty]:
+    """The event's penalties in order, each with where it took effect as the state
+    records it (``applied_penalties``, ``penalty_games``): a game loss's game, a match
+    loss's table, or still waiting for the player's next game or match."""
+    listed = []
+    for number, given in enumerate(state.penalties, start=1):
+        at = state.applied_penalties.get(number)
+        where = f"round {at[0]} table {at[1]}" if at is not None else ""
+        game = state.penalty_games.get(number)
+        if given.penalty in ("none", "warning"):
+            effect = "recorded"
+        elif given.penalty == "game-loss" and game is not None:
+            effect = f"game {game} lost" + (f" ({where})" if where else "")
+        elif given.penalty == "game-loss":
+            effect = f"{where}: waits for the next game" if where else "waits for the next game"
+        else:
+            effect = f"{where}: match lost" if where else "no match decided"
+            if given.penalty == "disqualification":
+                effect += "; dropped"
+        listed.append(
+            DeskPenalty(
+                number=number,
+                player=state.players[given.player].name,
+                infraction=given.infraction,
+                penalty=given.penalty,
+                round=given.round,
+                effect=effect,
+                withdrawn=number in state.withdrawn_penalties,
+            )
+        )
+    return listed
 
 
 def _may(who: Principal, action: EventAction) -> bool:
@@ -73,6 +136,9 @@ async def desk_page(
     missing = await web.run(web.svc.event_missing_decks, event) if not info.ended else []
     said = await formkeys.said(web, who, said_key)
     entrants = sorted(state.players.values(), key=lambda p: p.order)
+    settings = state.settings
+    deck_game = settings is not None and decks_of(games.load(settings.game)) is not None
+    deadline = settings.deck_deadline if settings is not None else 1
     return _page(
         render(
             "event_desk.html",
@@ -83,8 +149,11 @@ async def desk_page(
             desk_link=True,
             run=_may(who, "run"),
             enter=_may(who, "enter"),
-            active=[p.name for p in entrants if p.dropped_after is None],
-            dropped=[p.name for p in entrants if p.dropped_after is not None],
+            names=[p.name for p in entrants],  # one datalist the player fields share
+            dropped=sum(1 for p in entrants if p.dropped_after is not None),
+            penalties=_penalties(state),
+            deck_game=deck_game,
+            deck_deadline=deadline if isinstance(deadline, int) else 1,
             infractions=list(INFRACTIONS),
             levels=PENALTY_LEVELS,
             missing_decks=missing,
@@ -93,6 +162,43 @@ async def desk_page(
             **formkeys.key_field(),
         )
     )
+
+
+def _hand_pairing(text: str, pods: bool) -> dict[str, Any]:
+    """The pairing typed on the desk, in the shape ``event pair --manual`` reads
+    (``referee.tournament.manual``): one table a line, its players separated by `` v `` as
+    the pairings print, ``bye NAME`` for a bye; each player by name as registered or by
+    event id (a name holding `` v `` is given by its id). Checked by the service (EV-5.11)."""
+    tables: list[list[str]] = []
+    byes: list[str] = []
+    for line in text.splitlines():
+        written = " ".join(line.split())
+        first, _, rest = written.partition(" ")
+        if not written:
+            continue
+        if first.lower() == "bye" and rest and " v " not in rest:
+            byes.append(rest)
+        else:
+            tables.append(written.split(" v "))
+    if not tables and not byes:
+        raise RefusedError("EV-5.11: write the pairing: one table a line (Ann v Ben), bye NAME")
+    return {"pods" if pods else "pairs": tables, "byes": byes}
+
+
+def _deck(form: dict[str, str]) -> Deck:
+    """The list typed on the desk (``decklist``, one card a line) or its sealed
+    registration (``sealed``, COMMIT:SIZE): one of them, as ``event deck`` takes one."""
+    text = _bounded(form, "decklist", LIST)
+    sealed = _bounded(form, "sealed", NAME_LONGEST)
+    if bool(text) == bool(sealed):
+        raise RefusedError(
+            "EV-2.8: give the list (one card a line) or its sealed COMMIT:SIZE, one of them"
+        )
+    return SealedDeck.parse(sealed) if sealed else parse_decklist(text, "the decklist")
+
+
+def _count(n: int, thing: str) -> str:
+    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
 
 
 def _player(form: dict[str, str]) -> str:
@@ -111,16 +217,26 @@ async def desk_form(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
     async def act(who: Principal, event: str, form: dict[str, str]) -> formkeys.Outcome:
         action = form.get("action", "").strip()
         by = who.label
-        if action == "pair":
+
+        async def hand(form: dict[str, str]) -> dict[str, Any]:
+            written = _bounded(form, "tables", HAND_LONGEST)
+            info = await web.run(web.svc.event_info, event)
+            return _hand_pairing(written, info.pods)
+
+        if action in ("pair", "pair-hand"):
             pair = _admitted(who, web.svc.event_pair, need("run"))
-            rows = await web.run_event_write(pair, event, by=by)
+            manual = await hand(form) if action == "pair-hand" else None
+            reason = _bounded(form, "reason", REASON_LONGEST)
+            rows = await web.run_event_write(pair, event, manual=manual, reason=reason, by=by)
             collector.settle()  # the round just paired lives (as POST /api/events/E/rounds)
             missing = await web.run(web.svc.event_missing_decks, event)
             number = (await web.run(web.svc.event_info, event)).current_round
             label = await web.run(web.svc.event_round_label, event, number)
             named = label if label == f"round {number}" else f"{label} (round {number})"
             tables = sum(1 for r in rows if not r.bye)
-            line = f"{named} paired: {tables} tables, {len(rows) - tables} byes"
+            how = " by hand" if manual is not None else ""
+            byes = len(rows) - tables
+            line = f"{named} paired{how}: {_count(tables, 'table')}, {_count(byes, 'bye')}"
             warned = "".join(f"; warning: {name} has no decklist (EV-2.8)" for name in missing)
             return formkeys.Outcome(True, line + warned, 201)
         if action == "drop":
@@ -147,12 +263,30 @@ async def desk_form(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
                 f"{given.suggested}); {given.effect}",
                 201,
             )
-        if action == "repair":
-            fix = _admitted(who, web.svc.event_repair_moves, need("run"))
+        if action == "withdraw":
+            withdraw = _admitted(who, web.svc.event_penalty_withdraw, need("run"))
+            raw = form.get("number", "").strip()
+            if not (raw.isascii() and raw.isdigit()):
+                raise RefusedError(f"EV-8.7: name the penalty by its number, not {raw!r}")
             reason = _bounded(form, "reason", REASON_LONGEST)
-            done = await web.run_event_write(fix, event, None, reason=reason, by=by)
+            result = _bounded(form, "result", NAME_LONGEST) or None
+            stored = await web.run_event_write(
+                withdraw, event, int(raw), reason=reason, by=by, result=result
+            )
+            return formkeys.Outcome(True, "; ".join(stored), 201)
+        if action == "deck":
+            attach = _admitted(who, web.svc.event_attach_deck, need("run"))
+            player, deck = _player(form), _deck(form)
+            name = await web.run_event_write(attach, event, player, deck, by=by)
+            return formkeys.Outcome(True, f"decklist attached for {name} ({deck.size} cards)", 201)
+        if action in ("repair", "repair-hand"):
+            fix = _admitted(who, web.svc.event_repair_moves, need("run"))
+            manual = await hand(form) if action == "repair-hand" else None
+            reason = _bounded(form, "reason", REASON_LONGEST)
+            done = await web.run_event_write(fix, event, manual, reason=reason, by=by)
             moved = "".join(f"; {line}" for line in done.moved)
-            return formkeys.Outcome(True, f"round {done.round} re-paired{moved}", 201)
+            how = " by hand" if manual is not None else ""
+            return formkeys.Outcome(True, f"round {done.round} re-paired{how}{moved}", 201)
         if action == "undo":
             undo = _admitted(who, web.svc.event_undo_round, need("run"))
             reason = _bounded(form, "reason", REASON_LONGEST)
@@ -169,7 +303,8 @@ async def desk_form(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
             voided = f"; closed as void: {', '.join(closed)}" if closed else ""
             return formkeys.Outcome(True, f"event ended{voided}", 201)
         raise RefusedError(
-            "the desk's forms are pair, drop, undrop, penalty, repair, undo and end, "
+            "the desk's forms are pair, pair-hand, drop, undrop, deck, penalty, withdraw, "
+            "repair, repair-hand, undo and end, "
             f"not {action!r}"
         )
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from referee.errors import RefereeError
+from referee.errors import RefereeError, UnknownSeatError
 from service.access import AccessDeniedError, Action, Principal
 from service.api import (
     ADJUSTMENT_GRAMMAR,
@@ -160,6 +160,7 @@ def _adjust(svc: RefereeService, who: Principal, view: GameView, form: Form) -> 
         reason=reason,
         by=who.label,
         resolves=int(answers) if answers.isdigit() else None,
+        revealed=bool(_text(form, "revealed")),
     )
     return "; ".join(result.summaries)
 
@@ -316,7 +317,10 @@ def carry_out(
         number = form.get("dispute", "").strip()
         if action in _DISPUTE_ACTIONS and number and f"dispute {number}" not in message:
             message = f"dispute {number}: {message}"
-        return FormOutcome(False, message, 409 if "REF-" in message else 400)
+        # a procedure clause refuses a step the game's state does not allow now (409); a
+        # name that is no seat (REF-1.7) is a bad form, like any other unreadable input
+        not_now = "REF-" in message and not isinstance(exc, UnknownSeatError)
+        return FormOutcome(False, message, 409 if not_now else 400)
 
 
 def as_json(outcome: FormOutcome) -> dict[str, Any]:

@@ -127,12 +127,15 @@ class WithdrawIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 class AdjustIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """A ruling on card text carried out as primitive changes
     (empty: the ruling changes nothing); ``card`` names a card of the game's catalog, or
-    is empty for a correction of the position no card caused (REF-6.5)."""
+    is empty for a correction of the position no card caused (REF-6.5); ``revealed``:
+    a named card moved between hidden zones was shown to the table (REF-6.6; otherwise
+    only its seat and the referee read its name)."""
 
     reason: Page
     card: Line = ""
     changes: Line = ""
     resolves: int | None = None
+    revealed: bool = False
 
 
 class DeckRegisterIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):

@@ -204,10 +204,14 @@ class OpenedLine(msgspec.Struct, frozen=True, tag="opened"):
 
 
 class AdjustLine(msgspec.Struct, frozen=True, tag="adjust"):
+    """``revealed``: the line's word on a named card moved between hidden zones
+    (REF-6.6), ``None`` on a line written before the clause (no word)."""
+
     changes: str
     card: str
     resolves: int | None
     reason: str
+    revealed: bool | None = None
 
 
 class PenaltyLine(msgspec.Struct, frozen=True, tag="penalty"):
@@ -402,7 +406,13 @@ _PATTERNS: dict[str, re.Pattern[str]] = {
     ),
     "opened": re.compile(r"^\{opened (\S+) " + _S + " salt " + _S + r"\}$"),
     "adjust": re.compile(
-        r"^\{adjust " + _S + " for " + _S + r"(?: answering (\d+))?: " + _S + r"\}$"
+        r"^\{adjust "
+        + _S
+        + " for "
+        + _S
+        + r"(?: answering (\d+))?(?: (hidden|revealed))?: "
+        + _S
+        + r"\}$"
     ),
     "penalty": re.compile(r"^\{penalty (\S+) " + _W + " " + _S + ": " + _S + r"\}$"),
     "penalty-withdrawn": re.compile(r"^\{penalty-withdrawn (\d+): " + _S + r"\}$"),
@@ -538,7 +548,11 @@ def _line(kind: str, g: tuple[str | None, ...]) -> TextLine:
         return OpenedLine(_str(s[0]), decklist, json.loads(s[2]))
     if kind == "adjust":
         return AdjustLine(
-            json.loads(s[0]), json.loads(s[1]), int(s[2]) if s[2] else None, json.loads(s[3])
+            json.loads(s[0]),
+            json.loads(s[1]),
+            int(s[2]) if s[2] else None,
+            json.loads(s[4]),
+            s[3] == "revealed" if s[3] else None,
         )
     if kind == "penalty-withdrawn":
         return PenaltyWithdrawnLine(int(s[0]), json.loads(s[1]))

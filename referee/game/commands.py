@@ -145,10 +145,16 @@ class WithdrawPenalty(Versioned, frozen=True, kw_only=True):
 
 
 class Adjust(Versioned, frozen=True, kw_only=True):
+    """``revealed`` (REF-6.6): whether a named card moved between hidden zones of its seat
+    was shown to the table (``False``, the default: only its seat and the referee saw it);
+    ``None`` for a line of a record made before the clause, which recorded no such word
+    and took the card as seen."""
+
     changes: str | tuple[Change, ...]
     card: str
     reason: str
     resolves: int | None = None
+    revealed: bool | None = False
 
 
 class OpenDispute(Versioned, frozen=True, kw_only=True):

@@ -80,7 +80,12 @@ from referee.game.procedure import (
 )
 from referee.game.setup import resolve_options
 from referee.game.view import FoldedGame
-from referee.kit.adjustments import adjustment_notation, parse_adjustment
+from referee.kit.adjustments import (
+    adjustment_notation,
+    carried_out,
+    kept_hidden,
+    parse_adjustment,
+)
 from referee.kit.decks import Deck, Decklist
 from referee.kit.dispatch import Dispatch
 from referee.outcomes import Placing, parse_ranking
@@ -591,14 +596,25 @@ def _adjust(view: FoldedGame, command: Adjust, base: dict[str, Any]) -> list[Gam
             "REF-6.3", f"{rules.name} takes no adjustments: its rules compute every effect"
         )
     state = view.state
-    for change in parsed:
-        if adjusting is None:  # pragma: no cover - refused above when there are changes
-            break
-        verdict = adjusting.check_change(state, change)
-        if verdict.violations:
-            v = verdict.violations[0]
-            raise InvalidCommandError(v.clause, v.reason)
-        state = adjusting.apply_change(state, change)
+    # REF-6.6: a named card moved between hidden zones is the seat's and the referee's
+    # unless the referee says the table saw it; a record made before the clause said nothing
+    hidden_zones = rules.hidden_zones
+    revealed: bool | msgspec.UnsetType = (
+        command.revealed
+        if command.revealed is not None and any(kept_hidden(c, hidden_zones) for c in parsed)
+        else msgspec.UNSET
+    )
+    if adjusting is not None:
+        state, violation = carried_out(
+            adjusting.check_change,
+            adjusting.apply_change,
+            state,
+            parsed,
+            hidden_zones,
+            hidden=revealed is False,
+        )
+        if violation is not None:
+            raise InvalidCommandError(violation.clause, violation.reason)
     new: list[GameEvent] = [
         AdjustmentRecorded(
             **base,
@@ -608,6 +624,7 @@ def _adjust(view: FoldedGame, command: Adjust, base: dict[str, Any]) -> list[Gam
             notation=adjustment_notation(parsed) if parsed else "no change",
             reason=command.reason,
             by=command.by,
+            revealed=revealed,
         )
     ]
     outcome = rules.outcome(state)

@@ -279,7 +279,12 @@ class AdjustmentRecorded(GameEvent, frozen=True, kw_only=True):
     """A referee's ruling carried out as primitive changes (none, when it has no effect).
 
     ``resolves`` is the ``RulingRequested`` event it answers, if any; ``card`` the
-    card whose effect it carries out; ``notation`` the changes as text."""
+    card whose effect it carries out; ``notation`` the changes as text. ``revealed``
+    (REF-6.6): ``False`` when it names a card moved between hidden zones of its seat that
+    only that seat and the referee saw, ``True`` when the referee recorded such a card as
+    shown to the table; ``UNSET`` when it moves no such card, and for every adjustment
+    recorded before the clause (left out of the encoding, so those keep their bytes,
+    their hashes and the position they recorded: the card taken as seen)."""
 
     resolves: int | None
     card: str
@@ -287,6 +292,12 @@ class AdjustmentRecorded(GameEvent, frozen=True, kw_only=True):
     notation: str
     reason: str
     by: str = ""
+    revealed: bool | msgspec.UnsetType = msgspec.UNSET
+
+    @property
+    def kept_hidden(self) -> bool:
+        """Whether its named moves between hidden zones were kept from the other viewers."""
+        return self.revealed is False
 
 
 class PenaltyIssued(GameEvent, frozen=True, kw_only=True):

@@ -23,19 +23,25 @@ Notation, one change each, ``;`` between several::
     resource p1 gas -500               change a seat's resource
     tap #12 / untap #12 / destroy #12  a unit or card on the table, by id or name
     draw p1 2                          a seat draws unseen cards
+
+A named card moved between two of its seat's hidden zones (a deck or pool searched into
+the hand, a card put back from the hand) is seen by that seat and the referee only
+(REF-6.6): unless the referee records that it was revealed, the other viewers read the
+move without its name (``hidden_from``), and the position takes it as a card moved
+unseen (``as_applied``), since only the move, not the card, was public.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TypeAlias, TypeVar, get_args
 
 import msgspec
 
 from referee.errors import AdjustmentSyntaxError
 from referee.kit.dispatch import Dispatch
-from referee.verdicts import Verdict
+from referee.verdicts import Verdict, Violation
 
 __all__ = [
     "Change",
@@ -48,8 +54,12 @@ __all__ = [
     "MoveCard",
     "Tap",
     "Untap",
+    "as_applied",
+    "carried_out",
     "change_notation",
     "change_tables",
+    "hidden_from",
+    "kept_hidden",
     "parse_adjustment",
     "parse_change",
     "refuse_changes",
@@ -222,6 +232,67 @@ def change_notation(change: Change) -> str:
     if isinstance(change, Destroy):
         return f"destroy {change.target}"
     return f"draw {change.seat} {change.count}"
+
+
+def kept_hidden(change: Change, hidden_zones: frozenset[str]) -> bool:
+    """Whether ``change`` names a card moving between two hidden zones of its seat (REF-6.6):
+    what only that seat and the referee see."""
+    return (
+        isinstance(change, MoveCard)
+        and change.card is not None
+        and change.source in hidden_zones
+        and change.target in hidden_zones
+    )
+
+
+def as_applied(change: Change, hidden_zones: frozenset[str], hidden: bool) -> Change:
+    """The change the position takes (REF-6.6): a named move kept hidden between hidden
+    zones (``hidden``) changes what everyone knows as an unseen move does; any other
+    change as it is. The named change is still the one checked."""
+    if hidden and isinstance(change, MoveCard) and kept_hidden(change, hidden_zones):
+        return MoveCard(change.seat, change.source, change.target)
+    return change
+
+
+def carried_out(
+    check: Callable[[StateT, Change], Verdict],
+    apply: Callable[[StateT, Change], StateT],
+    state: StateT,
+    changes: Iterable[Change],
+    hidden_zones: frozenset[str],
+    hidden: bool,
+) -> tuple[StateT, Violation | None]:
+    """The position after ``changes``, each checked first (REF-6.3), or the first
+    violation. A move kept hidden (REF-6.6) changes the position as an unseen move does,
+    while the later changes of the same adjustment are also checked against what the
+    referee saw (the named card out of its zone), so an adjustment cannot name more
+    copies than the list holds."""
+    seen = state  # the referee's eyes: apart from ``state`` once a move was kept hidden
+    for change in changes:
+        for position in (state,) if seen is state else (seen, state):
+            verdict = check(position, change)
+            if verdict.violations:
+                return state, verdict.violations[0]
+        shown = as_applied(change, hidden_zones, hidden)
+        if shown is change and seen is state:
+            state = seen = apply(state, change)
+        else:
+            seen, state = apply(seen, change), apply(state, shown)
+    return state, None
+
+
+def hidden_from(
+    changes: tuple[Change, ...], hidden_zones: frozenset[str], viewer: str
+) -> tuple[Change, ...]:
+    """``changes`` as ``viewer`` (neither the referee nor the moving seat) may read them
+    when they were kept hidden (REF-6.6): each named move between hidden zones of another
+    seat without its name."""
+    return tuple(
+        MoveCard(c.seat, c.source, c.target)
+        if isinstance(c, MoveCard) and c.seat != viewer and kept_hidden(c, hidden_zones)
+        else c
+        for c in changes
+    )
 
 
 def adjustment_notation(changes: tuple[Change, ...]) -> str:

@@ -89,8 +89,8 @@ def snapshot_row(db: Path, event: str) -> tuple[int, bytes] | None:
     standings) in one buffer, as ``decode_snapshot`` reads them."""
     with sqlite3.connect(db.with_name(db.stem + ".projections.db")) as conn:
         row = conn.execute(
-            "SELECT version, head, standings, standings_table FROM event_snapshot "
-            "WHERE event_id = ?",
+            "SELECT h.version, h.head, s.standings, s.standings_table FROM event_snapshot h "
+            "LEFT JOIN event_snapshot_standings s ON s.event_id = h.event_id WHERE h.event_id = ?",
             (event,),
         ).fetchone()
         rows = conn.execute(
@@ -98,10 +98,14 @@ def snapshot_row(db: Path, event: str) -> tuple[int, bytes] | None:
             "WHERE event_id = ? ORDER BY number",
             (event,),
         ).fetchall()
+        players = conn.execute(
+            "SELECT written, players FROM event_snapshot_players WHERE event_id = ?", (event,)
+        ).fetchone()
     if row is None:
         return None
     standings = [None if r is None else bytes(r) for r in row[2:]]
-    parts = (bytes(row[1]), [tuple(r) for r in rows], *standings)
+    kept_players = None if players is None else (int(players[0]), bytes(players[1]))
+    parts = (bytes(row[1]), [tuple(r) for r in rows], *standings, kept_players)
     return int(row[0]), msgspec.msgpack.encode(parts)
 
 
@@ -755,7 +759,11 @@ def kept_head(db: Path, event: str) -> object:
 
     row = snapshot_row(db, event)
     assert row is not None
-    return event_state._HEAD.decode(decode_snapshot_head(row[1]))
+    head = event_state._HEAD.decode(decode_snapshot_head(row[1]))
+    players = msgspec.msgpack.decode(row[1])[4]  # the players' row: label and bytes
+    if head.players_at and players is not None and players[0] == head.players_at:
+        head.players = msgspec.Raw(players[1])
+    return head
 
 
 def test_the_players_are_kept_as_written_until_one_changes(
@@ -788,6 +796,7 @@ def test_the_players_are_kept_as_written_until_one_changes(
     assert isinstance(after, event_state._Head)
     assert after.version > before.version
     assert bytes(after.players) == bytes(before.players)
+    assert after.players_at == before.players_at  # their row left as it was
     assert not entrants.intersection(encoded)  # no entrant encoded again
     with open_service(db) as svc:
         player = next(iter(svc.parts.events._event(event).state.players))
@@ -797,6 +806,204 @@ def test_the_players_are_kept_as_written_until_one_changes(
     dropped = kept_head(db, event)
     assert isinstance(dropped, event_state._Head)
     assert bytes(dropped.players) != bytes(before.players)
+    assert dropped.players_at > before.players_at  # their row written afresh
     with open_service(db) as svc:
         assert reads(svc, event) == fresh_read(db, event)
         assert svc.verify(event).bad == 0
+
+
+def standings_row(db: Path, event: str) -> tuple[int, bytes] | None:
+    """The kept standings row's label and counts (``event_snapshot_standings``)."""
+    with sqlite3.connect(db.with_name(db.stem + ".projections.db")) as conn:
+        row = conn.execute(
+            "SELECT written, standings FROM event_snapshot_standings WHERE event_id = ?",
+            (event,),
+        ).fetchone()
+    return None if row is None else (int(row[0]), bytes(row[1]))
+
+
+def test_a_pairing_leaves_the_kept_standings_row_as_written(tmp_path: Path) -> None:
+    """The standings (EV-4.1) are kept in a row of their own: a pairing (EV-5.1) moves
+    none of them, so its snapshot writes a new head standing on the row as it was (the
+    same label, the same bytes, not written again), and every read, the next pairing and
+    'verify' are the whole log's."""
+    db = tmp_path / "e.db"
+    event = _third_round_reported(db)
+    with open_service(db) as svc:
+        svc.event_standings(event)  # the round's results counted and kept
+    before_head = snapshot_row(db, event)
+    before = standings_row(db, event)
+    assert before is not None
+    assert before_head is not None
+    with open_service(db) as svc:
+        svc.event_pair(event)  # round 4: a new head
+    after_head = snapshot_row(db, event)
+    assert after_head is not None
+    assert after_head[0] > before_head[0]
+    assert standings_row(db, event) == before  # the row left as it was
+    with open_service(db) as svc:
+        assert svc.parts.events._event(event)._later is not None  # kept, read when asked
+        assert svc.verify(event).bad == 0
+        from_snapshot = reads(svc, event)
+    assert from_snapshot == fresh_read(db, event)
+
+
+@pytest.mark.parametrize("damage", ["missing", "stale"])
+def test_a_missing_or_stale_standings_row_reads_as_none_kept(tmp_path: Path, damage: str) -> None:
+    """A head whose standings row is gone, or is another head's (its label not the one
+    this head stands on), reads as a snapshot without standings: they are counted from
+    the state and equal the whole log's (EV-4.1), and the next keep writes them again."""
+    db = tmp_path / "e.db"
+    event = build(db, rounds=2)
+    kept = standings_row(db, event)
+    assert kept is not None
+    with sqlite3.connect(db.with_name(db.stem + ".projections.db")) as conn:
+        if damage == "missing":
+            conn.execute("DELETE FROM event_snapshot_standings WHERE event_id = ?", (event,))
+        else:
+            conn.execute(
+                "UPDATE event_snapshot_standings SET written = written + 1 WHERE event_id = ?",
+                (event,),
+            )
+    with open_service(db) as svc:
+        loaded = svc.parts.events._event(event)
+        assert loaded._later is None
+        assert not loaded._keeps_standings()
+        assert svc.verify(event).bad == 0
+        from_snapshot = reads(svc, event)
+    assert from_snapshot == fresh_read(db, event)
+    with open_service(db) as svc:
+        play_round(svc, event, 2)  # the next round: the snapshot kept again, with standings
+        svc.event_standings(event)
+    again = standings_row(db, event)
+    assert again is not None
+    assert again[0] > kept[0]  # written afresh, at a later version
+    with open_service(db) as svc:
+        assert svc.parts.events._event(event)._keeps_standings()
+        assert reads(svc, event) == fresh_read(db, event)
+
+
+def test_a_parted_maps_head_keys_are_answered_without_the_history(tmp_path: Path) -> None:
+    """A lookup of a key the head holds (the open round's tables: a pairing looks up
+    thousands) is answered from the head without asking whether the history holds it;
+    a key of an earlier round, or of none, is still answered as the whole map answers."""
+    db = tmp_path / "e.db"
+    event = build(db, rounds=3)
+    with open_service(db) as svc:
+        whole = fresh_read(db, event)[3]
+        state = svc.event_state(event)
+    tables = state.tables
+    assert isinstance(tables, PartedMap)
+    plain = whole.tables  # type: ignore[attr-defined]
+    history = tables._history
+    mutation = tables.mutate()
+    asked: list[object] = []
+    real = history.old_test
+
+    def counted(name: str) -> object:
+        asked.append(name)
+        return real(name)
+
+    history.old_test = counted  # type: ignore[method-assign,assignment]
+    head = next(iter(tables._head.keys()))
+    assert tables.get(head) == plain.get(head)
+    assert tables[head] == plain[head]
+    assert head in tables
+    assert mutation.get(head) == plain.get(head)
+    assert head in mutation
+    assert asked == []  # the head answered alone
+    for key in [(1, 1), (9, 9)]:
+        assert tables.get(key) == plain.get(key)
+        assert (key in tables) == (key in plain)
+        assert mutation.get(key) == plain.get(key)
+    assert asked  # the earlier and the unknown keys asked the history
+
+
+@pytest.mark.parametrize("damage", ["missing", "stale"])
+def test_a_missing_or_stale_players_row_makes_the_snapshot_unread(
+    tmp_path: Path, damage: str
+) -> None:
+    """The players are kept in a row of their own: a head whose players row is gone, or is
+    not the one it stands on, is not read (the event is folded from its log, EV-2.1's
+    players as registered) and the next keep writes a whole snapshot again."""
+    db = tmp_path / "e.db"
+    event = build(db, rounds=2)
+    with sqlite3.connect(db.with_name(db.stem + ".projections.db")) as conn:
+        if damage == "missing":
+            conn.execute("DELETE FROM event_snapshot_players WHERE event_id = ?", (event,))
+        else:
+            conn.execute(
+                "UPDATE event_snapshot_players SET written = written + 1 WHERE event_id = ?",
+                (event,),
+            )
+    with open_service(db) as svc:
+        snapshots = svc.parts.events._snapshots()
+        assert snapshots is not None
+        assert snapshots.load_head(event) is None  # not read
+        assert svc.verify(event).bad == 0
+        from_log = reads(svc, event)
+    assert from_log == fresh_read(db, event)
+    with open_service(db) as svc:
+        play_round(svc, event, 2)  # kept again
+        snapshots = svc.parts.events._snapshots()
+        assert snapshots is not None
+        assert snapshots.load_head(event) is not None
+        assert reads(svc, event) == fresh_read(db, event)
+
+
+def test_the_kept_rows_on_postgresql(pg_env: dict[str, str]) -> None:
+    """On PostgreSQL too, the standings and the players are kept in rows of their own: a
+    pairing (EV-5.1) leaves both as written, and a fresh process reads the event as the
+    whole log folds it, its standings (EV-4.1) read when asked; 'verify' finds it intact."""
+    from events.store import GameStore
+
+    def service() -> RefereeService:  # a command's process: its standings not built
+        return RefereeService(GameStore(env=pg_env))
+
+    svc = service()
+    try:
+        event = svc.event_new("Snap", "gammasphere", rounds=4).event_id
+        svc.event_register(event, [f"Player {n:02}" for n in range(13)])
+        for number in range(2):
+            play_round(svc, event, number)
+        svc.event_standings(event)  # kept, with the standings
+        snapshots = svc.parts.events._snapshots()
+        assert snapshots is not None
+        before = snapshots.load(event)
+        assert before is not None
+        assert before.standings is not None
+    finally:
+        svc.close()
+    svc = service()  # another command: the pairing
+    try:
+        svc.event_pair(event)  # round 3: a new head
+        snapshots = svc.parts.events._snapshots()
+        assert snapshots is not None
+        after = snapshots.load(event)
+        assert after is not None
+        assert after.version > before.version
+        assert after.standings_at == before.standings_at  # the standings row left
+        assert bytes(after.standings or b"") == bytes(before.standings)
+    finally:
+        svc.close()
+    fresh = service()
+    try:
+        loaded = fresh.parts.events._event(event)
+        assert loaded._later is not None  # the standings kept, not read yet
+        assert loaded.version == after.version
+        assert fresh.verify(event).bad == 0
+        kept = (
+            msgspec.to_builtins(fresh.event_standings(event)),
+            msgspec.to_builtins(fresh.event_pairings(event)),
+        )
+    finally:
+        fresh.close()
+    whole = service()
+    try:
+        whole.parts.events._snapshots_looked = True  # no snapshot: the whole log folded
+        assert kept == (
+            msgspec.to_builtins(whole.event_standings(event)),
+            msgspec.to_builtins(whole.event_pairings(event)),
+        )
+    finally:
+        whole.close()

@@ -10,11 +10,16 @@ import html
 import re
 from typing import Any
 
+import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
+from referee.tournament.facts import PENALTY_LEVELS
+from referee.tournament.penalties import INFRACTIONS
 from service.app import open_service
+from service.errors import RefusedError
 from tests.web.conftest import Tokens, auth
+from web.deskpage import _hand_pairing
 
 SAME_SITE = {"Sec-Fetch-Site": "same-origin"}
 
@@ -72,7 +77,7 @@ def test_the_head_runs_a_round_from_the_desk_once_per_key(
     head = tokens["head"]
     key, page = _form(client, head, event, "pair-form")
     # the choices come from the service: the players, the IPG's infractions and levels
-    assert "<option>Cal</option>" in page
+    assert '<option value="Cal">' in page
     assert "<option>tardiness</option>" in page
     assert "<option>match-loss</option>" in page
     first = _send(client, head, event, idem=key, action="pair")
@@ -90,7 +95,7 @@ def test_the_head_runs_a_round_from_the_desk_once_per_key(
     assert _kinds(store, event).count("player-dropped") == 1
 
     key, page = _form(client, head, event, "undrop-form")
-    assert "<option>Dee</option>" in page.split('id="undrop-form"')[1]
+    assert 'list="desk-players"' in page.split('id="undrop-form"')[1]
     sent = _send(client, head, event, idem=key, action="undrop", player="Dee", reason="came back")
     assert _said(client, head, sent) == "good: Dee is back in the event"
 
@@ -120,6 +125,12 @@ def test_the_head_runs_a_round_from_the_desk_once_per_key(
     assert "ended as a loss for Ann" in said  # it reached the match (EV-8.6)
     with open_service(store) as svc:
         assert len(svc.event_state(event).penalties) == 1
+    listed = client.get(sent.headers["location"], headers=auth(head)).text
+    assert re.search(
+        r'id="penalty-1"><td>1</td><td>Ann</td><td>tardiness</td><td>game-loss</td><td>1</td>'
+        r"<td>game [^<]+ lost \(round 1 table \d\)</td>",
+        listed,
+    ), listed
 
     key, _ = _form(client, head, event, "end-form")
     sent = _send(client, head, event, idem=key, action="end", reason="the hall closed")
@@ -165,7 +176,7 @@ def test_a_refusal_shows_its_clause_keeps_the_values_and_frees_the_key(
     shown = client.get(sent.headers["location"], headers=auth(head)).text
     penalty_form = shown.split('id="penalty-form"')[1].split("</form>")[0]
     assert 'value="asleep at table 1"' in penalty_form
-    assert "<option selected>Ben</option>" in penalty_form
+    assert 'value="Ben"' in penalty_form  # the player typed, kept
     assert "<option selected>warning</option>" in penalty_form
     with open_service(store) as svc:
         assert not svc.event_state(event).penalties
@@ -241,3 +252,267 @@ def test_pairing_warns_of_missing_decklists_and_makes_the_cut(
     assert _said(client, head, sent).startswith("good: semifinal (round 2) paired: 2 tables")
     with open_service(store) as svc:
         assert len(svc.event_info(event).cut_seeds) == 4
+
+
+def test_the_head_withdraws_a_penalty_from_the_list_with_a_reason(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """EV-8.7: the desk lists the event's penalties with where each took effect; a
+    withdrawal needs a reason, keeps the penalty (marked withdrawn) and reverses what it
+    did (here a disqualification's drop, by an undrop)."""
+    event = _event(store)
+    head = tokens["head"]
+    with open_service(store) as svc:
+        svc.event_pair(event)
+        svc.event_penalize(event, "Ben", "tardiness", penalty="warning", reason="late")
+        svc.event_result(event, ["1=2-0-0", "2=2-0-0"])
+        svc.event_penalize(event, "Cal", "cheating", penalty="disqualification", reason="marked")
+    key, page = _form(client, head, event, "withdraw-form-2")
+    listed = page.split('id="desk-penalties"')[1].split("</table>")[0]
+    assert re.search(
+        r'id="penalty-1"><td>1</td><td>Ben</td><td>tardiness</td><td>warning</td>'
+        r"<td>1</td><td>recorded</td>",
+        listed,
+    ), listed
+    assert re.search(
+        r'id="penalty-2"><td>2</td><td>Cal</td><td>cheating</td>'
+        r"<td>disqualification</td><td>1</td><td>[^<]*dropped</td>",
+        listed,
+    ), listed
+
+    refused = _send(client, head, event, idem=key, action="withdraw", number="2", reason=" ")
+    assert _said(client, head, refused) == "bad: EV-8.7: withdrawing a penalty needs a reason"
+    key, _ = _form(client, head, event, "withdraw-form-2", refused.headers["location"])
+    sent = _send(client, head, event, idem=key, action="withdraw", number="2", reason="misjudged")
+    said = _said(client, head, sent)
+    assert said == (
+        "good: penalty 2 withdrawn: misjudged; undropped: Cal (penalty 2 withdrawn: misjudged)"
+    )
+    again = _send(client, head, event, idem=key, action="withdraw", number="2", reason="misjudged")
+    assert again.headers["location"] == sent.headers["location"]  # once per key
+    assert _kinds(store, event).count("penalty-withdrawn") == 1
+    with open_service(store) as svc:
+        state = svc.event_state(event)
+        assert state.withdrawn_penalties == {2}
+        assert all(p.dropped_after is None for p in state.players.values())
+    page = client.get(f"/events/{event}/desk", headers=auth(head)).text
+    assert re.search(r'id="penalty-2">.*?<td>withdrawn</td>', page, re.S)
+    assert 'id="withdraw-form-2"' not in page
+    assert 'id="withdraw-form-1"' in page
+
+    # a match loss that decided a match: withdrawn with the table's result without it
+    with open_service(store) as svc:
+        svc.event_pair(event)
+        svc.event_penalize(event, "Ann", "cheating", penalty="match-loss", reason="marked")
+        state = svc.event_state(event)
+        ann = next(p.id for p in state.players.values() if p.name == "Ann")
+        table = next(t.table for t in state.tables.values() if t.round == 2 and ann in t.players)
+    key, page = _form(client, head, event, "withdraw-form-3")
+    assert f"<td>round 2 table {table}: match lost</td>" in page
+    refused = _send(client, head, event, idem=key, action="withdraw", number="3", reason="no")
+    said = _said(client, head, refused)
+    assert said.startswith("bad: EV-8.7: the match-loss of Ann counts in round 2 table"), said
+    key, _ = _form(client, head, event, "withdraw-form-3", refused.headers["location"])
+    sent = _send(
+        client, head, event, idem=key, action="withdraw", number="3", reason="no", result="1-1-1"
+    )
+    said = _said(client, head, sent)
+    assert said == (
+        f"good: penalty 3 withdrawn: no; round 2 table {table} corrected to 1-1-1: "
+        "penalty 3 withdrawn: no"
+    )
+
+    key, _ = _form(client, head, event, "withdraw-form-1")
+    refused = _send(client, head, event, idem=key, action="withdraw", number="7", reason="typo")
+    assert _said(client, head, refused).startswith("bad: EV-8.7: no penalty 7: the event has 3")
+    # the scorekeeper sees no penalties and is refused a withdrawal posted all the same
+    sam = tokens["scorekeeper"]
+    key, page = _form(client, sam, event, "drop-form")
+    assert 'id="desk-penalties"' not in page
+    refused = _send(client, sam, event, idem=key, action="withdraw", number="1", reason="x")
+    assert 'data-status="403"' in client.get(refused.headers["location"], headers=auth(sam)).text
+    assert _kinds(store, event).count("penalty-withdrawn") == 2
+
+
+def test_players_are_typed_by_name_from_one_datalist_at_any_size(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """A large event's desk names its players once, in one datalist the player fields
+    share (no select per form); a name typed that is no player is refused by the service
+    with its clause (EV-2.1), the name kept in the field."""
+    with open_service(store) as svc:
+        event = svc.event_new("Big Open", "prizmik", rounds=9, seed=5).event_id
+        svc.event_register(event, [f"Player {n:04}" for n in range(3000)])
+    head = tokens["head"]
+    key, page = _form(client, head, event, "drop-form")
+    assert page.count("<datalist") == 1
+    assert page.count("<option") == 3000 + len(INFRACTIONS) + 1 + len(PENALTY_LEVELS) + 1
+    assert '<option value="Player 2999">' in page
+    assert '<select name="player"' not in page
+    assert len(page) < 200_000, len(page)  # about 30 bytes a player, once
+    refused = _send(client, head, event, idem=key, action="drop", player="Player 3000")
+    assert _said(client, head, refused) == "bad: EV-2.1: 'Player 3000' is not a registered player"
+    kept = client.get(refused.headers["location"], headers=auth(head)).text
+    assert 'value="Player 3000"' in kept.split('id="drop-form"')[1].split("</form>")[0]
+    key, _ = _form(client, head, event, "drop-form")
+    sent = _send(client, head, event, idem=key, action="drop", player="Player 1234")
+    assert _said(client, head, sent).startswith("good:")
+    assert _kinds(store, event).count("player-dropped") == 1
+
+
+def test_the_head_pairs_and_re_pairs_by_hand_with_a_reason(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """EV-5.11: a round paired by hand, one table a line, needs its reason and every active
+    player once; EV-5.12: the open round re-paired by hand before its first result."""
+    event = _event(store)
+    head = tokens["head"]
+    key, page = _form(client, head, event, "pair-hand-form")
+    refused = _send(
+        client, head, event, idem=key, action="pair-hand", tables="Ann v Ben\nbye Cal\nbye Dee"
+    )
+    assert _said(client, head, refused) == "bad: EV-5.11: a manual pairing needs a reason"
+    key, page = _form(client, head, event, "pair-hand-form", refused.headers["location"])
+    kept = page.split('id="pair-hand-form"')[1].split("</form>")[0]
+    assert ">Ann v Ben\nbye Cal\nbye Dee</textarea>" in kept
+    refused = _send(
+        client,
+        head,
+        event,
+        idem=key,
+        action="pair-hand",
+        tables="Ann v Ben\nbye Cal",
+        reason="Dee is a judge",
+    )
+    assert _said(client, head, refused) == "bad: EV-5.11: not paired: Dee"
+    key, _ = _form(client, head, event, "pair-hand-form", refused.headers["location"])
+    refused = _send(
+        client,
+        head,
+        event,
+        idem=key,
+        action="pair-hand",
+        tables="Ann v Ben\nCal v Dot",
+        reason="travel",
+    )
+    assert _said(client, head, refused) == (
+        "bad: EV-2.1: 'Dot' is not a registered player (and 1 more)"  # Dee: not paired
+    )
+    assert "round-paired" not in _kinds(store, event)
+    key, _ = _form(client, head, event, "pair-hand-form", refused.headers["location"])
+    sent = _send(
+        client,
+        head,
+        event,
+        idem=key,
+        action="pair-hand",
+        tables="  Ann  v Cal \n\nbye Ben\nbye   Dee",
+        reason="travel byes",
+    )
+    assert _said(client, head, sent) == "good: round 1 paired by hand: 1 table, 2 byes"
+    with open_service(store) as svc:
+        state = svc.event_state(event)
+        named = [[state.players[p].name for p in x.players] for x in state.rounds[1].pairings]
+    assert named == [["Ann", "Cal"], ["Ben"], ["Dee"]]
+
+    key, _ = _form(client, head, event, "repair-hand-form")
+    sent = _send(
+        client,
+        head,
+        event,
+        idem=key,
+        action="repair-hand",
+        tables="Ann v Ben\nCal v Dee",
+        reason="Ben and Dee arrived",
+    )
+    said = _said(client, head, sent)
+    assert said == (
+        "good: round 1 re-paired by hand; Ann: table 1 v Cal -> table 1 v Ben; "
+        "Ben: bye -> table 1 v Ann; Cal: table 1 v Ann -> table 2 v Dee; "
+        "Dee: bye -> table 2 v Cal"
+    )
+    assert _kinds(store, event).count("pairing-changed") == 1
+
+    sam = tokens["scorekeeper"]
+    key, page = _form(client, sam, event, "drop-form")
+    assert 'id="pair-hand-form"' not in page
+    assert 'id="repair-hand-form"' not in page
+    refused = _send(
+        client,
+        sam,
+        event,
+        idem=key,
+        action="repair-hand",
+        tables="Ann v Dee\nCal v Ben",
+        reason="x",
+    )
+    assert 'data-status="403"' in client.get(refused.headers["location"], headers=auth(sam)).text
+    assert _kinds(store, event).count("pairing-changed") == 1
+
+
+def test_a_pairing_typed_by_hand_reads_as_the_manual_file_does() -> None:
+    """The desk's text becomes what ``event pair --manual`` reads: tables in order, byes
+    apart; a line with `` v `` is a table even when its first name is Bye; pods for a pod
+    event; nothing written is refused with its clause."""
+    written = " Bye Smith v Ann \n\nbye  Cal Jones\nDee v Eve v Fay\n"
+    assert _hand_pairing(written, pods=False) == {
+        "pairs": [["Bye Smith", "Ann"], ["Dee", "Eve", "Fay"]],
+        "byes": ["Cal Jones"],
+    }
+    assert _hand_pairing("A v B v C", pods=True) == {"pods": [["A", "B", "C"]], "byes": []}
+    with pytest.raises(RefusedError, match=r"^EV-5\.11: write the pairing"):
+        _hand_pairing(" \n \n", pods=False)
+
+
+def test_the_head_attaches_a_decklist_until_the_deadline(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """EV-2.8: in a deck game the desk attaches a player's list (checked as at
+    registration: a wrong size refused with the list kept), not twice the same, and not
+    once round 1 is paired; a game without decks has no such form."""
+    from tests.gammasphere.helpers import DECK_TEXT
+
+    with open_service(store) as svc:
+        event = svc.event_new("Deck Open", "gammasphere", rounds=1, seed=5).event_id
+        svc.event_register(event, ["Ann", "Ben"])
+    head = tokens["head"]
+    key, page = _form(client, head, event, "deck-form")
+    assert "until round 1 is paired" in page
+    assert re.search(r'id="desk-missing-decks">[^<]*Ann, Ben<', page)
+    refused = _send(client, head, event, idem=key, action="deck", player="Ann", decklist="7 Pylon")
+    said = _said(client, head, refused)
+    assert said.startswith("bad: EV-2.8: "), said
+    key, page = _form(client, head, event, "deck-form", refused.headers["location"])
+    kept = page.split('id="deck-form"')[1].split("</form>")[0]
+    assert ">7 Pylon</textarea>" in kept
+    assert 'value="Ann"' in kept
+    sent = _send(client, head, event, idem=key, action="deck", player="Ann", decklist=DECK_TEXT)
+    assert _said(client, head, sent) == "good: decklist attached for Ann (40 cards)"
+    again = _send(client, head, event, idem=key, action="deck", player="Ann", decklist=DECK_TEXT)
+    assert again.headers["location"] == sent.headers["location"]  # once per key
+    assert _kinds(store, event).count("decklist-attached") == 1
+    key, page = _form(client, head, event, "deck-form")
+    assert re.search(r'id="desk-missing-decks">[^<]*: Ben<', page), page
+    refused = _send(client, head, event, idem=key, action="deck", player="Ann", decklist=DECK_TEXT)
+    assert _said(client, head, refused) == (
+        "bad: EV-2.8: Ann already has this decklist: nothing changed, nothing is recorded"
+    )
+    key, _ = _form(client, head, event, "deck-form")
+    refused = _send(client, head, event, idem=key, action="deck", player="Ben")
+    assert _said(client, head, refused).startswith("bad: EV-2.8: give the list")
+
+    sam = tokens["scorekeeper"]
+    key, page = _form(client, sam, event, "drop-form")
+    assert 'id="deck-form"' not in page
+    refused = _send(client, sam, event, idem=key, action="deck", player="Ben", decklist=DECK_TEXT)
+    assert 'data-status="403"' in client.get(refused.headers["location"], headers=auth(sam)).text
+
+    with open_service(store) as svc:
+        svc.event_pair(event)
+    key, _ = _form(client, head, event, "deck-form")
+    refused = _send(client, head, event, idem=key, action="deck", player="Ben", decklist=DECK_TEXT)
+    said = _said(client, head, refused)
+    assert said.startswith("bad: EV-2.8: round 1 has been paired: Ben's decklist is locked"), said
+    assert _kinds(store, event).count("decklist-attached") == 1
+    # a game played without decks: no such form
+    assert 'id="deck-form"' not in _form(client, head, _event(store), "pair-form")[1]

@@ -44,7 +44,7 @@ from referee.kit.adjustments import (
 )
 from referee.verdicts import LEGAL, Verdict
 
-__all__ = ["CHANGE_CHECKS", "CHANGE_EFFECTS", "apply_change", "check_change"]
+__all__ = ["CHANGE_CHECKS", "CHANGE_EFFECTS", "HIDDEN_ZONES", "apply_change", "check_change"]
 
 CHANGE_CHECKS, CHANGE_EFFECTS = change_tables(CrystaleState, "Crystale")
 
@@ -54,6 +54,9 @@ NAMED = "CR-12.3"
 
 replace = msgspec.structs.replace
 _ZONES = ("pool", "hand", "plane")
+HIDDEN_ZONES = frozenset({"pool", "hand"})
+"""What a seat's pool and hand hold is its own and the referee's; the Higher Plane is
+public (CR-12.5): a crystal moved between pool and hand is kept hidden (REF-6.6)."""
 
 
 def _seat(name: str) -> int | None:

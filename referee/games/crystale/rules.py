@@ -291,6 +291,7 @@ class CrystaleRules(ModularRules[CrystaleState, CrystaleAction]):
         return with_seat_knowledge(state, SEATS.index(seat), knowledge)
 
     # -- adjustments -------------------------------------------------------
+    hidden_zones: ClassVar[frozenset[str]] = adjust.HIDDEN_ZONES
     check_change = staticmethod(adjust.check_change)
     apply_change = staticmethod(adjust.apply_change)
 

@@ -49,6 +49,7 @@ from referee.verdicts import LEGAL, Verdict
 __all__ = [
     "CHANGE_CHECKS",
     "CHANGE_EFFECTS",
+    "HIDDEN_ZONES",
     "RESOURCES",
     "STATS",
     "ZONES",
@@ -60,6 +61,7 @@ CHANGE_CHECKS, CHANGE_EFFECTS = change_tables(GammasphereState, "Gammasphere")
 
 ZONES = ("hand", "deck", "discard", "field")
 HIDDEN_ZONES = frozenset({"hand", "deck"})
+"""Decks and hands are hidden (GS-1.2): a card moved between them is kept hidden (REF-6.6)."""
 RESOURCES = {
     "gas": "gas",
     "vespene": "gas",
