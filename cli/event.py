@@ -730,9 +730,11 @@ def _print_standings(
         )
 
 
-def _pct(fraction: str) -> str:
+def _pct(fraction: str | None) -> str:
     from fractions import Fraction
 
+    if fraction is None:  # a player who has played no round: no figure (EV-I.3)
+        return f"{'–':>5}"
     return f"{float(Fraction(fraction)) * 100:5.2f}"
 
 

@@ -35,7 +35,14 @@ def print_posting(
     """Write the posting to standard output (a note on stderr when later facts are unsealed)."""
     import msgspec
 
-    posting, later = settings.service().event_posting(event, kind, round_number, key=key)
+    from service.errors import NotSealedError
+
+    try:
+        posting, later = settings.service().event_posting(event, kind, round_number, key=key)
+    except NotSealedError as exc:  # the command line's way to seal: said here, not below
+        raise NotSealedError(
+            exc.event_id, f"{exc.missing}: seal the store ('referee seal --key KEY'), or give --key"
+        ) from None
     typer.echo(msgspec.json.format(msgspec.json.encode(posting), indent=1).decode())
     if later:
         typer.echo(

@@ -120,6 +120,7 @@ if TYPE_CHECKING:
         standing_dicts,
         standings_json,
         swiss_rows_of,
+        table_results,
     )
     from service.queries import (
         VerifyReport,
@@ -282,6 +283,7 @@ __all__ = [
     "store_file_to_make",
     "store_status",
     "swiss_rows_of",
+    "table_results",
     "toolkit",
     "with_terms",
 ]
@@ -311,6 +313,7 @@ _HOME = {
     "standing_dicts": "service.postings",
     "standings_json": "service.postings",
     "swiss_rows_of": "service.postings",
+    "table_results": "service.postings",
     "EventInfo": "service.tournaments",
     "LogLine": "service.tournaments",
     "PairingRow": "service.tournaments",

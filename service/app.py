@@ -348,6 +348,7 @@ class RefereeService:
     event_log = _Via(lambda s: s.parts.events.event_log)
     event_log_named = _Via(lambda s: s.parts.events.event_log_named)
     event_missing_decks = _Via(lambda s: s.parts.events.event_missing_decks)
+    event_decklist_note = _Via(lambda s: s.parts.events.event_decklist_note)
     event_new = _Via(lambda s: s.parts.events.event_new)
     event_pair = _Via(lambda s: s.parts.events.event_pair)
     event_pairing_sheet = _Via(lambda s: s.parts.events.event_pairing_sheet)

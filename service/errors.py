@@ -22,6 +22,7 @@ __all__ = [
     "GameNotFoundError",
     "InvalidCommandError",
     "NoStoreError",
+    "NotSealedError",
     "RefusedError",
     "RepeatedWriteError",
     "StaleVersionError",
@@ -33,3 +34,15 @@ __all__ = [
 
 class NoStoreError(RefereeError, LookupError):
     """A command that reads a store named a store that does not exist."""
+
+
+class NotSealedError(RefusedError):
+    """A posting asked for before a seal covers it: nothing sealed yet, or the event (or
+    the round asked for) came after the newest checkpoint. The message says what is
+    missing in words every face can show; each face adds how its user seals (the command
+    line's ``--key``, a page's words for the staff)."""
+
+    def __init__(self, event_id: str, missing: str) -> None:
+        super().__init__(missing)
+        self.event_id = event_id
+        self.missing = missing

@@ -21,6 +21,7 @@ from referee.tournament import fixing
 from referee.tournament.draw import draw_key
 from service.bounds import check_cut, check_rounds
 from service.errors import RefusedError
+from service.postings import DecklistNote
 from service.tournaments import (
     EventInfo,
     EventRefusedError,
@@ -173,6 +174,24 @@ class EventFixes(Tournaments):
             return []
         number = state.open_round() or state.current_round or 1
         return [e.name for e in state.active(number) if e.id not in loaded.decks]
+
+    def event_decklist_note(self, event_id: str, player_name: str) -> DecklistNote | None:
+        """Whether ``player_name`` has handed in their event decklist and until which round
+        they may (EV-2.8: the lists lock when the deadline round, or the player's first, is
+        paired); ``None`` in an event of a game played without decks, or for no player."""
+        from referee import games
+        from referee.capabilities import decks_of
+
+        loaded = self._event(event_id)
+        state = loaded.state
+        assert state.settings is not None
+        found = state.find(player_name)
+        if found is None or decks_of(games.load(state.settings.game)) is None:
+            return None
+        lock = fixing.decklist_lock_round(state, found)
+        return DecklistNote(
+            received=found in loaded.decks, lock_round=lock, locked=lock <= state.current_round
+        )
 
     def event_draw(self, event_id: str) -> DrawInfo:
         """Round 1's draw (EV-5.6): the recorded seed and each round-1 player's key, in the

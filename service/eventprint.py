@@ -251,10 +251,10 @@ def standings_csv(rows: Sequence[StandingRow]) -> str:
                 r.losses,
                 r.draws,
                 r.byes,
-                row.omw,
-                row.gw,
-                row.ogw,
-                row.mw,
+                row.omw or "",
+                row.gw or "",
+                row.ogw or "",
+                row.mw or "",
                 row.dropped_after if row.dropped_after is not None else "",
             ]
         )

@@ -144,11 +144,14 @@ def clock_view(
             )
         )
     left = clock.remaining(now)
+    # an ended event's round is over whatever its clock was left at (EV-1.4): a clock never
+    # started reads "ended", not "waiting", and nothing ticks
+    shown_state = "ended" if state.ended else clock.state
     return ClockView(
         event_id=event_id,
         name=name,
         round=number,
-        state=clock.state,
+        state=shown_state,
         minutes=clock.minutes,
         now=now,
         started=clock.started,
@@ -156,7 +159,7 @@ def clock_view(
         elapsed_seconds=clock.elapsed(now),
         remaining_seconds=left,
         remaining=clock_text(left),
-        running=clock.state == "running",
+        running=shown_state == "running",
         tables=rows,
         extensions=[
             ExtensionRow(table=t, minutes=m, reason=r if reasons else "") for t, m, r in clock.given
@@ -300,8 +303,8 @@ def _round_game_clock(
     finished = state.result(clock.round, table) is not None
     return GameClock(
         label=f"{round_words(state, clock.round)} · table {table}",
-        state="done" if finished else clock.state,
-        running=clock.state == "running" and not finished,
+        state="done" if finished else "ended" if state.ended else clock.state,
+        running=clock.state == "running" and not finished and not state.ended,
         remaining_seconds=left,
         remaining=clock_text(left),
         over_time=clock.over_time(now, table) and not finished,

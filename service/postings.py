@@ -31,7 +31,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -40,7 +40,7 @@ import msgspec
 from events.ledger import Checkpoint, CheckpointError, check_signature
 from referee.tournament.hall import sees_hall
 from service.calls import PlayerHall, player_hall
-from service.errors import RefusedError
+from service.errors import NotSealedError, RefusedError
 from service.pipeline import uncollected
 
 if TYPE_CHECKING:
@@ -333,15 +333,11 @@ def make_posting(
         if cached is not None and last is not None:
             return cached, last[0] - cached.version
     if checkpoint is None:
-        raise RefusedError(
-            f"no checkpoint covers {event_id}: seal the store first ('referee seal --key KEY'), "
-            "or give --key"
-        )
+        raise NotSealedError(event_id, f"no posting of {event_id} has been sealed yet")
     covered = store.newest_at(event_id, checkpoint.position)
     if covered is None:
-        raise RefusedError(
-            f"{event_id} was created after the newest checkpoint ({checkpoint.time}): seal the "
-            "store again ('referee seal --key KEY'), or give --key"
+        raise NotSealedError(
+            event_id, f"{event_id} was created after the newest checkpoint ({checkpoint.time})"
         )
     version, position = covered
     state = state_at(version) if state_at is not None else None
@@ -358,12 +354,13 @@ def make_posting(
                 round_number is not None
                 and round_number <= _fold(_stored(store, event_id)).current_round
             )
-            raise RefusedError(
-                f"round {shown} of {event_id} was paired after the newest checkpoint "
-                f"({checkpoint.time}): seal the store again, or give --key"
-                if later
-                else f"{event_id} has no round {shown} paired"
-            )
+            if later:
+                raise NotSealedError(
+                    event_id,
+                    f"round {shown} of {event_id} was paired after the newest checkpoint "
+                    f"({checkpoint.time})",
+                )
+            raise RefusedError(f"{event_id} has no round {shown} paired")
         round_number = shown
     elif round_number is not None and round_number not in state.rounds:
         raise RefusedError(f"{event_id} has no round {round_number} at the newest checkpoint")
@@ -901,6 +898,26 @@ def _round_rows(
 _rounds_seen: dict[tuple[int, str, int], tuple[Any, Any, list[dict[str, Any]], Any]] = {}
 
 
+def table_results(
+    state: Tournament, number: int, tables: Iterable[int]
+) -> tuple[dict[int, str], dict[int, str]]:
+    """Round ``number``'s ``tables`` as the pairings show them: the result of each decided
+    table in words (``2-1-0``, a pod's places), and the games won so far (``W-L-D`` for the
+    first-listed player, as a slip reads) of each match still being played with a game
+    recorded; a table is in one of the two at most."""
+    results: dict[int, str] = {}
+    scores: dict[int, str] = {}
+    for table_number in tables:
+        found = state.result(number, table_number)
+        if found is not None:
+            results[table_number] = _result_words(found, state)
+            continue
+        table = state.tables.get((number, table_number))
+        if table is not None and table.game_results and len(table.players) == 2:
+            scores[table_number] = table.games_score().text
+    return results, scores
+
+
 def _result_words(result: Result, state: Tournament) -> str:
     from referee.tournament.model import Placement
 
@@ -1033,6 +1050,16 @@ def own_penalties(state: Tournament, who: str) -> list[OwnPenalty]:
     ]
 
 
+class DecklistNote(msgspec.Struct, kw_only=True, frozen=True):
+    """Whether a player of a deck event has handed in their decklist (EV-2.8), for their own
+    eyes: ``lock_round`` is the round whose pairing locks the lists (the event's deadline,
+    or the player's first round), ``locked`` whether it has been paired."""
+
+    received: bool
+    lock_round: int
+    locked: bool
+
+
 class PlayerLine(msgspec.Struct, kw_only=True):
     """A player's own page: this round's table and opponents, the record, every round."""
 
@@ -1051,6 +1078,9 @@ class PlayerLine(msgspec.Struct, kw_only=True):
     ``hall``, else ``None`` (EV-10.7)."""
     """Judge calls and result reports at the player's table (``service.calls``): for the
     player's own eyes only (``own``, EV-10.7), else ``None``."""
+    decklist: DecklistNote | None = None
+    """A deck event: whether the player's decklist was received, for their own eyes only
+    (``EventFixes.event_decklist_note``), else ``None``."""
 
 
 def _line(
@@ -1147,10 +1177,12 @@ class PlayerIndex:
         state: Tournament,
         memo: dict[Any, str] | None = None,
         standing: Callable[[str], Any] | None = None,
+        decklist: Callable[[str], DecklistNote | None] | None = None,
     ) -> None:
         self.board = board
         self.state = state
         self.memo = memo
+        self._decklist_of = decklist  # a player's own page: their decklist's note (EV-2.8)
         self.names, self._ids, self._house, self._paired = _players_index(state)
         self._standing = {row["player"]: row for row in board.standings}
         self._standing_of = standing
@@ -1275,7 +1307,10 @@ class PlayerIndex:
         ]
         paired = [(n, p) for n, _, p in self._paired.get(who, [])]
         standing = self.standing(who)
-        return _line(state, who, self.board.round, history, standing, paired, own=own)
+        line = _line(state, who, self.board.round, history, standing, paired, own=own)
+        if own and self._decklist_of is not None:  # for the player's own eyes (EV-10.7)
+            line.decklist = self._decklist_of(who)
+        return line
 
     def standing(self, who: str) -> dict[str, Any] | None:
         """The player's standings row (``who``: their id): from the board's rows, or, for a
@@ -1435,16 +1470,9 @@ class Postings:
         scores: dict[int, str] = {}
         if shown is not None and with_pairings:
             pairings, named = _round_rows(svc, event_id, state, shown)
-            for row in pairings:
-                if row["table"] is None:
-                    continue
-                found = state.result(shown, row["table"])
-                if found is not None:
-                    results[row["table"]] = _result_words(found, state)
-                    continue
-                table = state.tables.get((shown, row["table"]))
-                if table is not None and table.game_results and len(table.players) == 2:
-                    scores[row["table"]] = table.games_score().text
+            results, scores = table_results(
+                state, shown, [row["table"] for row in pairings if row["table"] is not None]
+            )
         from referee.tournament.playoff import is_playoff, round_label
 
         labels = {n: round_label(state, n) for n in rounds}

@@ -73,8 +73,11 @@ def environment() -> jinja2.Environment:
     return env
 
 
-def percent(fraction: str) -> str:
-    """An exact fraction ``n/d`` shown as a percentage with one decimal (display only)."""
+def percent(fraction: str | None) -> str:
+    """An exact fraction ``n/d`` shown as a percentage with one decimal (display only);
+    a figure that has none (``None``: a player who has played no round, EV-I.3) is "–"."""
+    if fraction is None:
+        return "–"
     top, _, bottom = str(fraction).partition("/")
     try:
         return f"{100 * int(top) / int(bottom or 1):.1f}"

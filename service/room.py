@@ -48,7 +48,8 @@ Interpretations (the texts are silent):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 
 import msgspec
@@ -537,11 +538,26 @@ class RoomQueue(QueueFold):
                 return g.created, ""
         from events.records import event_summary
 
-        return event.timestamp, event_summary(event)
+        return event.timestamp, _named(event_summary(event), event, g.players)
 
     def _last_activity(self, gid: str, g: FoldedGame) -> datetime:
         """When the game last had an event (Q-1)."""
         return self._last_action(gid, g)[0]
+
+
+def _named(summary: str, event: object, players: Mapping[str, str]) -> str:
+    """``summary`` with the seat its event is about (a deck's, a penalty's, an action's
+    actor) named as the rest of the queue names it, "Ann (p2)": the events' own summaries
+    know seats only. Only that seat's first whole-word mention is named, so a seat's word
+    inside a move's notation is left as written."""
+    seat = getattr(event, "seat", None) or getattr(event, "actor", None)
+    if not isinstance(seat, str):
+        return summary
+    name = players.get(seat)
+    if not name or name == seat:
+        return summary
+    named = f"{name} ({seat})"
+    return re.sub(rf"(?<![\w-]){re.escape(seat)}(?![\w-])", lambda _: named, summary, count=1)
 
 
 def _round_clock(

@@ -171,16 +171,18 @@ class RecordRow(msgspec.Struct, kw_only=True):
 
 
 class StandingRow(msgspec.Struct, kw_only=True):
-    """One line of the standings; percentages exact ``n/d``; ``dropped_after`` if dropped."""
+    """One line of the standings; percentages exact ``n/d``, ``None`` (JSON ``null``) for
+    a player who has played no round, whose percentages are of nothing (EV-I.3: they order
+    as the floor, but are not shown as figures); ``dropped_after`` if dropped."""
 
     rank: int
     player: str
     points: int
     record: RecordRow
-    mw: str
-    omw: str
-    gw: str
-    ogw: str
+    mw: str | None
+    omw: str | None
+    gw: str | None
+    ogw: str | None
     dropped_after: int | None = None
     final_rank: int | None = None  # once the cut is made: the final order (EV-I.9)
     went: str | None = None  # a player of the cut: how far they went (EV-6.7)
@@ -784,15 +786,17 @@ def pairing_rows(state: Tournament, number: int) -> list[PairingRow] | None:
 
 def _row(standing: Standing) -> StandingRow:
     r = standing.record
+    played = r.wins + r.losses + r.draws > 0  # a bye is among the wins (EV-4.4)
     return StandingRow(
         rank=standing.rank,
         player=standing.name,
         points=standing.points,
         record=RecordRow(wins=r.wins, losses=r.losses, draws=r.draws, byes=r.byes),
-        mw=standing.mw,
-        omw=standing.omw,
-        gw=standing.gw,
-        ogw=standing.ogw,
+        # no round played: no percentage to show, only the floor they order by (EV-I.3)
+        mw=standing.mw if played else None,
+        omw=standing.omw if played else None,
+        gw=standing.gw if played else None,
+        ogw=standing.ogw if played else None,
         dropped_after=standing.dropped_after,
     )
 

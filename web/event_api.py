@@ -30,6 +30,7 @@ from service.api import (
     PairingRow,
     PlayerLine,
     StandingRow,
+    table_results,
 )
 from service.bounds import MAX_CUT, MAX_ROUNDS
 from web import collector
@@ -193,7 +194,8 @@ async def _json(
 class RoundPairingRow(msgspec.Struct, kw_only=True):
     """One table of a round (or a bye) with the round's number and name (``round 3``, a
     playoff's ``semifinal``), as ``referee event pairings --json`` lists it: a reader of the
-    latest round (no ``?round=``) learns which it is."""
+    latest round (no ``?round=``) learns which it is; with each table's result or games so far
+    (the API's own: the signed postings show the pairings alone)."""
 
     round: int
     stage: str
@@ -201,16 +203,32 @@ class RoundPairingRow(msgspec.Struct, kw_only=True):
     players: list[str]
     bye: bool
     games: list[str]
+    result: str | None = None
+    """The table's result once decided, as the pairings page shows it (``2-1-0`` for the
+    first-listed player, a pod's places); null until then."""
+    so_far: str | None = None
+    """A match still being played with a game recorded: the games won so far (``W-L-D`` for
+    the first-listed player, as a slip reads); null otherwise."""
 
     @classmethod
-    def of(cls, number: int, stage: str, row: PairingRow) -> RoundPairingRow:
+    def of(
+        cls,
+        number: int,
+        stage: str,
+        row: PairingRow,
+        results: dict[int, str] | None = None,
+        scores: dict[int, str] | None = None,
+    ) -> RoundPairingRow:
+        table = row.table
         return cls(
             round=number,
             stage=stage,
-            table=row.table,
+            table=table,
             players=row.players,
             bye=row.bye,
             games=row.games,
+            result=(results or {}).get(table) if table is not None else None,
+            so_far=(scores or {}).get(table) if table is not None else None,
         )
 
 
@@ -342,7 +360,10 @@ class EventsController(Controller):
                 state = web.svc.event_state(event_id)
                 number = round if round is not None else state.current_round
                 stage = round_label(state, number)
-                return [RoundPairingRow.of(number, stage, row) for row in found]
+                results, scores = table_results(
+                    state, number, [row.table for row in found if row.table is not None]
+                )
+                return [RoundPairingRow.of(number, stage, row, results, scores) for row in found]
 
             answer: list[RoundPairingRow] = await web.run(rows)
             return answer

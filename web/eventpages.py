@@ -516,8 +516,10 @@ async def _found_standings(  # noqa: PLR0913, PLR0917 - the page's request, take
 async def my_page(
     request: AnyRequest, event_id: FromPath[str], round_: RoundQuery = None
 ) -> Redirect:
-    """A player's token leads to their own page; anyone else (or a player not in this event)
-    finds their name on the posting by name. ``?round=N`` is carried along."""
+    """A player's token leads to their own page; the head referee and the scorekeeper, who
+    have no table, to the event's desk; a table referee to their table on the pairings;
+    anyone else (or a player not in this event) finds their name on the posting by name.
+    ``?round=N`` is carried along."""
     web = web_of(request)
     who = web.principal(request)  # without a token: the sign-in page (SIGN_IN)
     state = await web.run(web.svc.event_state, event_id)
@@ -527,6 +529,11 @@ async def my_page(
         name = state.players[mine].name
         path = f"/events/{quote(event_id)}/players/{quote(name)}" + (f"?{at}" if at else "")
         return Redirect(path=path, status_code=303)
+    if who.role in ("head", "scorekeeper"):  # staff without a table: the event's desk
+        return Redirect(path=f"/events/{quote(event_id)}/desk", status_code=303)
+    if who.role == "table" and who.tables:  # a table referee: the pairings at their table
+        path = f"/events/{quote(event_id)}/pairings" + (f"?{at}" if at else "")
+        return Redirect(path=f"{path}#table-{quote(who.tables[0])}", status_code=303)
     path = f"/events/{quote(event_id)}/pairings?by=name" + (f"&{at}" if at else "")
     return Redirect(path=path, status_code=303)
 
@@ -547,10 +554,11 @@ async def shared_index(web: Web, event_id: str, version: int) -> PlayerIndex:
             web, event_id, version, with_standings=False, with_pairings=False
         )
         standing = functools.partial(web.svc.event_player_standing, event_id, at_least=version)
+        decklist = functools.partial(web.svc.event_decklist_note, event_id)
         if state.bracket_players():  # a final place (EV-6.7) is read from the whole table
             board, state = await shared_board(web, event_id, version, with_pairings=False)
         index: PlayerIndex = await web.run(
-            PlayerIndex, board, state, cache.memo(event_id), standing
+            PlayerIndex, board, state, cache.memo(event_id), standing, decklist
         )
         return index
 
@@ -705,6 +713,11 @@ async def player_page_pieces(web: Web, event_id: str, name: str, kind: str, vers
     return player_pieces(web, index, frame, me, explained, forms=kind == OWN, version=version)
 
 
+async def _with_decklist(web: Web, event_id: str, me: PlayerLine) -> PlayerLine:
+    note = await web.run(web.svc.event_decklist_note, event_id, me.player)
+    return msgspec.structs.replace(me, decklist=note) if note is not None else me
+
+
 @get("/events/{event_id:str}/players/{name:str}", include_in_schema=False, opt=SIGN_IN)
 async def player_page(
     request: AnyRequest, event_id: FromPath[str], name: FromPath[str], round_: RoundQuery = None
@@ -741,6 +754,8 @@ async def _player_at_round(
     async def make(version: int) -> str:
         board, state = await shared_board(web, event_id, version, round_number)
         me = await web.run(player_line, board, state, name, own=kind == OWN)
+        if kind == OWN:
+            me = await _with_decklist(web, event_id, me)
         explained = await web.run(web.svc.event_explain, event_id, me.player)
         return render(
             "event_player.html",

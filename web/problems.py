@@ -24,6 +24,7 @@ from service.errors import (
     ConcurrentWriteError,
     GameNotFoundError,
     InvalidCommandError,
+    NotSealedError,
     RepeatedWriteError,
     StaleVersionError,
     UnreadableEntryError,
@@ -49,6 +50,13 @@ PROBLEM_TYPES: dict[str, tuple[str, str]] = {
         (
             "The entry was judged and broke the clauses listed in `violations`. It was stored as "
             "evidence (`event`), as the referee procedure requires; the position did not change."
+        ),
+    ),
+    "not-sealed-yet": (
+        "No posting has been sealed yet",
+        (
+            "A posting is computed at a sealed checkpoint of the store, and none covers what was "
+            "asked yet: the head referee seals the store, then the posting can be read."
         ),
     ),
     "unreadable-entry": (
@@ -274,6 +282,14 @@ def problem_for(exc: Exception, method: str, path: str, host: str) -> Answered:
     if isinstance(exc, AccessDeniedError):
         log.warning("refused %s %s: %s", method, path, exc)
         return problem(403, "forbidden", str(exc), path), {}
+    if isinstance(exc, NotSealedError):  # a posting not sealed yet: the staff's way, in words
+        return problem(
+            404,
+            "not-sealed-yet",
+            f"{exc.missing}. A posting is made from a sealed store: the head referee seals it "
+            "(on the server, 'referee seal'), then the posting can be read here.",
+            path,
+        ), {}
     if isinstance(exc, GameNotFoundError | UnknownClauseError):
         return problem(404, "not-found", str(exc), path), {}
     if isinstance(exc, UnknownGameError):

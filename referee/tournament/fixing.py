@@ -594,14 +594,20 @@ def _table_of(state: Tournament, penalty: PenaltyRecorded) -> tuple[int, int] | 
     return None
 
 
+def decklist_lock_round(state: Tournament, player: str) -> int:
+    """The round whose pairing locks ``player``'s decklist (EV-2.8, MTR 2.7): the event's
+    deadline round (round 1 without one), or the player's first round if later."""
+    assert state.settings is not None
+    deadline = state.settings.deck_deadline
+    return max(deadline if isinstance(deadline, int) else 1, state.players[player].entry_round)
+
+
 def _attach(state: Tournament, command: AttachDecklist) -> tuple[Fact, ...]:
     found = state.find(command.player)
     if found is None:
         raise Refusal("EV-2.1", f"{command.player!r} is not a registered player")
     entrant = state.players[found]
-    assert state.settings is not None
-    deadline = state.settings.deck_deadline
-    lock = max(deadline if isinstance(deadline, int) else 1, entrant.entry_round)
+    lock = decklist_lock_round(state, found)
     if lock <= state.current_round:
         raise Refusal(
             "EV-2.8",

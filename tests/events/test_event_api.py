@@ -54,7 +54,10 @@ def test_an_event_run_over_http_by_its_roles(
     assert rows[-1]["bye"] is True
     # the posted pairings, each row naming its round and stage as `event pairings --json` does
     posted = client.get(f"/api/events/{event}/pairings", headers=auth(tokens["public"])).json()
-    assert posted == [{"round": 1, "stage": "round 1", **row} for row in rows]
+    # (with each table's result or games so far, the API's own: none yet)
+    assert posted == [
+        {"round": 1, "stage": "round 1", **row, "result": None, "so_far": None} for row in rows
+    ]
 
     # a table referee reports only their own table of their own event
     tokens["table1"] = table_token(store, event, "1")

@@ -65,10 +65,16 @@ def test_incremental_standings_equal_a_recomputation(
                     "player": s.name,
                     "points": s.points,
                     "record": msgspec.to_builtins(s.record),
-                    "mw": s.mw,
-                    "omw": s.omw,
-                    "gw": s.gw,
-                    "ogw": s.ogw,
+                    # a player with no round played shows no percentage (EV-I.3)
+                    **{
+                        key: value if s.record.wins + s.record.losses + s.record.draws else None
+                        for key, value in (
+                            ("mw", s.mw),
+                            ("omw", s.omw),
+                            ("gw", s.gw),
+                            ("ogw", s.ogw),
+                        )
+                    },
                     "dropped_after": s.dropped_after,
                     "final_rank": None,  # no cut in these events (EV-I.9)
                     "went": None,  # nor how far anyone went in a playoff (EV-6.7)

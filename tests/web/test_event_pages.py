@@ -301,8 +301,8 @@ def test_unknown_events_and_players_get_a_clear_answer(
     sent = client.get(f"/events/{away}/me", headers=ann, follow_redirects=False)
     assert sent.headers["location"].endswith("/pairings?by=name")
     no_seal = client.get(f"/events/{event}/postings/pairings", headers=head)
-    assert no_seal.status_code == 400
-    assert "seal the store" in no_seal.json()["detail"]
+    assert no_seal.status_code == 404  # not sealed yet: the page's words, not the CLI's
+    assert "the head referee seals it" in no_seal.json()["detail"]
 
 
 def test_ev_2_2_a_player_registered_with_their_id_is_found_by_it(

@@ -16,7 +16,7 @@ Client = TestClient[Litestar]
 
 def result_cells(page: str) -> dict[str, str]:
     """Each table's result cell, by table, as text."""
-    rows = re.findall(r'<tr data-table="(\d+)">.*?<td class="result">(.*?)</td>', page)
+    rows = re.findall(r'<tr data-table="(\d+)"[^>]*>.*?<td class="result">(.*?)</td>', page)
     return {table: re.sub(r"<[^>]+>", "", cell) for table, cell in rows}
 
 
