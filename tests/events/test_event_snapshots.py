@@ -848,6 +848,16 @@ def test_a_pairing_leaves_the_kept_standings_row_as_written(tmp_path: Path) -> N
     assert from_snapshot == fresh_read(db, event)
 
 
+def damage_row(db: Path, event: str, table: str, damage: str) -> None:
+    """The event's row of the projections' ``table`` deleted (``damage`` "missing"), or
+    made another head's (``damage`` "stale": its ``written`` label moved on by one)."""
+    with sqlite3.connect(db.with_name(db.stem + ".projections.db")) as conn:
+        if damage == "missing":
+            conn.execute(f"DELETE FROM {table} WHERE event_id = ?", (event,))
+        else:
+            conn.execute(f"UPDATE {table} SET written = written + 1 WHERE event_id = ?", (event,))
+
+
 @pytest.mark.parametrize("damage", ["missing", "stale"])
 def test_a_missing_or_stale_standings_row_reads_as_none_kept(tmp_path: Path, damage: str) -> None:
     """A head whose standings row is gone, or is another head's (its label not the one
@@ -857,14 +867,7 @@ def test_a_missing_or_stale_standings_row_reads_as_none_kept(tmp_path: Path, dam
     event = build(db, rounds=2)
     kept = standings_row(db, event)
     assert kept is not None
-    with sqlite3.connect(db.with_name(db.stem + ".projections.db")) as conn:
-        if damage == "missing":
-            conn.execute("DELETE FROM event_snapshot_standings WHERE event_id = ?", (event,))
-        else:
-            conn.execute(
-                "UPDATE event_snapshot_standings SET written = written + 1 WHERE event_id = ?",
-                (event,),
-            )
+    damage_row(db, event, "event_snapshot_standings", damage)
     with open_service(db) as svc:
         loaded = svc.parts.events._event(event)
         assert loaded._later is None
@@ -928,14 +931,7 @@ def test_a_missing_or_stale_players_row_makes_the_snapshot_unread(
     players as registered) and the next keep writes a whole snapshot again."""
     db = tmp_path / "e.db"
     event = build(db, rounds=2)
-    with sqlite3.connect(db.with_name(db.stem + ".projections.db")) as conn:
-        if damage == "missing":
-            conn.execute("DELETE FROM event_snapshot_players WHERE event_id = ?", (event,))
-        else:
-            conn.execute(
-                "UPDATE event_snapshot_players SET written = written + 1 WHERE event_id = ?",
-                (event,),
-            )
+    damage_row(db, event, "event_snapshot_players", damage)
     with open_service(db) as svc:
         snapshots = svc.parts.events._snapshots()
         assert snapshots is not None

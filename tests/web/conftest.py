@@ -74,6 +74,35 @@ def house_ids(store: str, names: list[str]) -> list[str]:
     return ids
 
 
+def deck_event(client: Any, head: str, deck_deadline: int, store: str | None = None) -> str:
+    """A Gammasphere Swiss event of two rounds made through the API by the head referee
+    (token ``head``), its decklists due before round ``deck_deadline`` is paired: Ann entered
+    with her list, Ben without one (EV-2.8). With ``store``, each entry binds the player's
+    house id (``house_ids``), so the fixture's player tokens are those players."""
+    made = client.post(
+        "/api/events",
+        json={
+            "name": "Deck Cup",
+            "game": "gammasphere",
+            "rounds": 2,
+            "deck_deadline": deck_deadline,
+        },
+        headers=auth(head),
+    )
+    assert made.status_code == 201, made.text
+    event: str = made.json()["event_id"]
+    deck = (ROOT / "fixtures/gammasphere/decks/ann.txt").read_text()
+    for name, body in (("Ann", {"decklist": deck}), ("Ben", {})):
+        ids = {"player_ids": house_ids(store, [name])} if store else {}
+        entered = client.post(
+            f"/api/events/{event}/players",
+            json={"players": [name], **ids, **body},
+            headers=auth(head),
+        )
+        assert entered.status_code == 201, entered.text
+    return event
+
+
 def event_of_five(store: str, name: str) -> str:
     """A PRIZMIK Swiss event ``name`` of five, round 1 paired by hand: Ann-Ben at table 1,
     Cal-Dee at table 2, Eve a bye."""

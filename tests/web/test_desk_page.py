@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import re
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -32,37 +33,48 @@ def _event(store: str) -> str:
     return event
 
 
-def _form(
-    client: TestClient[Litestar], token: str, event: str, form_id: str, path: str = ""
-) -> tuple[str, str]:
-    """The desk's form ``form_id`` (on the desk, or on ``path``: a redirect's): its key,
-    and the page's text."""
-    page = client.get(path or f"/events/{event}/desk", headers=auth(token))
-    assert page.status_code == 200, page.text
-    found = re.search(rf'<form [^>]*id="{form_id}".*?</form>', page.text, re.S)
-    assert found, (form_id, page.text)
-    [key] = re.findall(r'name="idem" value="([^"]+)"', found.group(0))
-    return key, page.text
+@dataclass(frozen=True)
+class Desk:
+    """One staff member's desk for one event, as the browser sees it: the page's forms,
+    a form posted, and the outcome line the redirect shows."""
 
+    client: TestClient[Litestar]
+    token: str
+    event: str
 
-def _send(client: TestClient[Litestar], token: str, event: str, **form: str) -> Any:
-    sent = client.post(
-        f"/events/{event}/desk/do",
-        data=form,
-        headers={**auth(token), **SAME_SITE},
-        follow_redirects=False,
-    )
-    assert sent.status_code == 303, sent.text
-    assert sent.headers["location"].startswith(f"/events/{event}/desk?said=")
-    return sent
+    def form(self, form_id: str, path: str = "") -> tuple[str, str]:
+        """The desk's form ``form_id`` (on the desk, or on ``path``: a redirect's): its key,
+        and the page's text."""
+        page = self.client.get(path or f"/events/{self.event}/desk", headers=auth(self.token))
+        assert page.status_code == 200, page.text
+        found = re.search(rf'<form [^>]*id="{form_id}".*?</form>', page.text, re.S)
+        assert found, (form_id, page.text)
+        [key] = re.findall(r'name="idem" value="([^"]+)"', found.group(0))
+        return key, page.text
 
+    def send(self, **form: str) -> Any:
+        sent = self.client.post(
+            f"/events/{self.event}/desk/do",
+            data=form,
+            headers={**auth(self.token), **SAME_SITE},
+            follow_redirects=False,
+        )
+        assert sent.status_code == 303, sent.text
+        assert sent.headers["location"].startswith(f"/events/{self.event}/desk?said=")
+        return sent
 
-def _said(client: TestClient[Litestar], token: str, sent: Any) -> str:
-    """The desk's outcome line after the redirect of ``sent``."""
-    page = client.get(sent.headers["location"], headers=auth(token))
-    found = re.search(r'<p class="(good|bad)" id="desk-said"[^>]*>(.*?)</p>', page.text, re.S)
-    assert found, page.text
-    return f"{found.group(1)}: {html.unescape(found.group(2))}"
+    def shown(self, sent: Any) -> str:
+        """The page the redirect of ``sent`` leads to."""
+        page = self.client.get(sent.headers["location"], headers=auth(self.token))
+        assert page.status_code == 200, page.text
+        return str(page.text)
+
+    def said(self, sent: Any) -> str:
+        """The desk's outcome line after the redirect of ``sent``."""
+        page = self.shown(sent)
+        found = re.search(r'<p class="(good|bad)" id="desk-said"[^>]*>(.*?)</p>', page, re.S)
+        assert found, page
+        return f"{found.group(1)}: {html.unescape(found.group(2))}"
 
 
 def _kinds(store: str, event: str) -> list[str]:
@@ -75,44 +87,42 @@ def test_the_head_runs_a_round_from_the_desk_once_per_key(
 ) -> None:
     event = _event(store)
     head = tokens["head"]
-    key, page = _form(client, head, event, "pair-form")
+    desk = Desk(client, head, event)
+    key, page = desk.form("pair-form")
     # the choices come from the service: the players, the IPG's infractions and levels
     assert '<option value="Cal">' in page
     assert "<option>tardiness</option>" in page
     assert "<option>match-loss</option>" in page
-    first = _send(client, head, event, idem=key, action="pair")
-    again = _send(client, head, event, idem=key, action="pair")  # a reload: nothing more
+    first = desk.send(idem=key, action="pair")
+    again = desk.send(idem=key, action="pair")  # a reload: nothing more
     assert again.headers["location"] == first.headers["location"]
     assert _kinds(store, event).count("round-paired") == 1
-    assert _said(client, head, first).startswith("good: round 1 paired: 2 tables, 0 byes")
+    assert desk.said(first).startswith("good: round 1 paired: 2 tables, 0 byes")
 
-    key, _ = _form(client, head, event, "drop-form")
+    key, _ = desk.form("drop-form")
     for _ in range(2):
-        _send(client, head, event, idem=key, action="drop", player="Dee", reason="ill")
+        desk.send(idem=key, action="drop", player="Dee", reason="ill")
     with open_service(store) as svc:
         dee = next(p for p in svc.event_state(event).players.values() if p.name == "Dee")
     assert dee.dropped_after == 1
     assert _kinds(store, event).count("player-dropped") == 1
 
-    key, page = _form(client, head, event, "undrop-form")
+    key, page = desk.form("undrop-form")
     assert 'list="desk-players"' in page.split('id="undrop-form"')[1]
-    sent = _send(client, head, event, idem=key, action="undrop", player="Dee", reason="came back")
-    assert _said(client, head, sent) == "good: Dee is back in the event"
+    sent = desk.send(idem=key, action="undrop", player="Dee", reason="came back")
+    assert desk.said(sent) == "good: Dee is back in the event"
 
-    key, _ = _form(client, head, event, "undo-form")
-    sent = _send(client, head, event, idem=key, action="undo", reason="wrong seating")
-    assert _said(client, head, sent).startswith("good: round 1 undone"), _said(client, head, sent)
+    key, _ = desk.form("undo-form")
+    sent = desk.send(idem=key, action="undo", reason="wrong seating")
+    assert desk.said(sent).startswith("good: round 1 undone"), desk.said(sent)
     assert "round-undone" in _kinds(store, event)
-    key, _ = _form(client, head, event, "pair-form")
-    _send(client, head, event, idem=key, action="pair")
+    key, _ = desk.form("pair-form")
+    desk.send(idem=key, action="pair")
     assert _kinds(store, event).count("round-paired") == 2
 
-    key, _ = _form(client, head, event, "penalty-form")
+    key, _ = desk.form("penalty-form")
     for _ in range(2):
-        sent = _send(
-            client,
-            head,
-            event,
+        sent = desk.send(
             idem=key,
             action="penalty",
             player="Ann",
@@ -120,31 +130,26 @@ def test_the_head_runs_a_round_from_the_desk_once_per_key(
             penalty="",
             reason="late",
         )
-    said = _said(client, head, sent)
+    said = desk.said(sent)
     assert said.startswith("good: Ann: game-loss (penalty 1; the IPG suggests game-loss)"), said
     assert "ended as a loss for Ann" in said  # it reached the match (EV-8.6)
     with open_service(store) as svc:
         assert len(svc.event_state(event).penalties) == 1
-    listed = client.get(sent.headers["location"], headers=auth(head)).text
+    listed = desk.shown(sent)
     assert re.search(
         r'id="penalty-1"><td>1</td><td>Ann</td><td>tardiness</td><td>game-loss</td><td>1</td>'
         r"<td>game [^<]+ lost \(round 1 table \d\)</td>",
         listed,
     ), listed
 
-    key, _ = _form(client, head, event, "end-form")
-    sent = _send(client, head, event, idem=key, action="end", reason="the hall closed")
-    assert (
-        _said(client, head, sent)
-        == "bad: EV-1.4: a round is still open: finish or correct it first"
-    )
+    key, _ = desk.form("end-form")
+    sent = desk.send(idem=key, action="end", reason="the hall closed")
+    assert desk.said(sent) == "bad: EV-1.4: a round is still open: finish or correct it first"
     with open_service(store) as svc:
         svc.event_result(event, ["1=0-2-0", "2=2-0-0"])
-    key, _ = _form(client, head, event, "end-form")
-    sent = _send(
-        client, head, event, idem=key, action="end", reason="the hall closed", void_open="yes"
-    )
-    assert _said(client, head, sent).startswith("good: event ended"), _said(client, head, sent)
+    key, _ = desk.form("end-form")
+    sent = desk.send(idem=key, action="end", reason="the hall closed", void_open="yes")
+    assert desk.said(sent).startswith("good: event ended"), desk.said(sent)
     assert 'id="desk-ended"' in client.get(f"/events/{event}/desk", headers=auth(head)).text
     with open_service(store) as svc:
         assert svc.event_info(event).ended
@@ -155,15 +160,13 @@ def test_a_refusal_shows_its_clause_keeps_the_values_and_frees_the_key(
 ) -> None:
     event = _event(store)
     head = tokens["head"]
-    key, _ = _form(client, head, event, "drop-form")
-    _send(client, head, event, idem=key, action="drop", player="Dee", reason="signed out")
-    key, _ = _form(client, head, event, "pair-form")
-    _send(client, head, event, idem=key, action="pair")
-    key, _ = _form(client, head, event, "penalty-form")
-    sent = _send(
-        client,
-        head,
-        event,
+    desk = Desk(client, head, event)
+    key, _ = desk.form("drop-form")
+    desk.send(idem=key, action="drop", player="Dee", reason="signed out")
+    key, _ = desk.form("pair-form")
+    desk.send(idem=key, action="pair")
+    key, _ = desk.form("penalty-form")
+    sent = desk.send(
         idem=key,
         action="penalty",
         player="Ben",
@@ -171,9 +174,9 @@ def test_a_refusal_shows_its_clause_keeps_the_values_and_frees_the_key(
         penalty="warning",
         reason="asleep at table 1",
     )
-    said = _said(client, head, sent)
+    said = desk.said(sent)
     assert said.startswith("bad: EV-8.4: unknown infraction 'napping'"), said
-    shown = client.get(sent.headers["location"], headers=auth(head)).text
+    shown = desk.shown(sent)
     penalty_form = shown.split('id="penalty-form"')[1].split("</form>")[0]
     assert 'value="asleep at table 1"' in penalty_form
     assert 'value="Ben"' in penalty_form  # the player typed, kept
@@ -181,24 +184,24 @@ def test_a_refusal_shows_its_clause_keeps_the_values_and_frees_the_key(
     with open_service(store) as svc:
         assert not svc.event_state(event).penalties
 
-    key, _ = _form(client, head, event, "repair-form")
-    refused = _send(client, head, event, idem=key, action="repair", reason="")
-    said = _said(client, head, refused)
+    key, _ = desk.form("repair-form")
+    refused = desk.send(idem=key, action="repair", reason="")
+    said = desk.said(refused)
     assert said.startswith("bad: EV-5.1"), said
     # the refused form's key is spent; the page it comes back to has a fresh one
-    fresh, _ = _form(client, head, event, "repair-form", refused.headers["location"])
+    fresh, _ = desk.form("repair-form", refused.headers["location"])
     assert fresh != key
     with open_service(store) as svc:
         svc.event_undrop(event, "Dee", reason="Dee is here")  # the engine now pairs her
-    sent = _send(client, head, event, idem=fresh, action="repair", reason="Ann and Ben are family")
-    said = _said(client, head, sent)
+    sent = desk.send(idem=fresh, action="repair", reason="Ann and Ben are family")
+    said = desk.said(sent)
     assert said.startswith("good: round 1 re-paired; "), said
     assert "Dee: not paired -> table" in said
     assert _kinds(store, event).count("pairing-changed") == 1, _kinds(store, event)
 
-    key, _ = _form(client, head, event, "undo-form")
-    refused = _send(client, head, event, idem=key, action="undo", reason="")
-    assert _said(client, head, refused) == "bad: EV-5.13: undoing a round needs a reason"
+    key, _ = desk.form("undo-form")
+    refused = desk.send(idem=key, action="undo", reason="")
+    assert desk.said(refused) == "bad: EV-5.13: undoing a round needs a reason"
     assert "round-undone" not in _kinds(store, event)
 
 
@@ -207,21 +210,21 @@ def test_the_scorekeeper_drops_only_and_a_player_is_refused_the_desk(
 ) -> None:
     event = _event(store)
     sam = tokens["scorekeeper"]
-    key, page = _form(client, sam, event, "drop-form")
+    sam_desk = Desk(client, sam, event)
+    key, page = sam_desk.form("drop-form")
     for form in ("pair-form", "penalty-form", "undo-form", "end-form", "undrop-form"):
         assert f'id="{form}"' not in page
-    sent = _send(client, sam, event, idem=key, action="drop", player="Cal")
-    assert _said(client, sam, sent).startswith("good:")
+    sent = sam_desk.send(idem=key, action="drop", player="Cal")
+    assert sam_desk.said(sent).startswith("good:")
     # the pairing posted all the same (a script): refused by the role, nothing paired
-    key, _ = _form(client, sam, event, "drop-form")
-    refused = _send(client, sam, event, idem=key, action="pair")
-    assert client.get(refused.headers["location"], headers=auth(sam)).status_code == 200
-    assert 'data-status="403"' in client.get(refused.headers["location"], headers=auth(sam)).text
+    key, _ = sam_desk.form("drop-form")
+    refused = sam_desk.send(idem=key, action="pair")
+    assert 'data-status="403"' in sam_desk.shown(refused)
     assert "round-paired" not in _kinds(store, event)
     for who in ("ann", "table1", "public"):
         assert client.get(f"/events/{event}/desk", headers=auth(tokens[who])).status_code == 403
         # the form posted all the same (a script): refused by the role, nothing dropped
-        _send(client, tokens[who], event, action="drop", player="Dee")
+        Desk(client, tokens[who], event).send(action="drop", player="Dee")
     assert _kinds(store, event).count("player-dropped") == 1  # Sam's drop of Cal alone
     # the slips page links the desk for those who may use it
     slips = f"/events/{event}/slips"
@@ -238,18 +241,19 @@ def test_pairing_warns_of_missing_decklists_and_makes_the_cut(
         event = svc.event_new("Cut Open", "gammasphere", rounds=1, cut=4, seed=5).event_id
         svc.event_register(event, ["Ann", "Ben", "Cal", "Dee"])
     head = tokens["head"]
-    key, page = _form(client, head, event, "pair-form")
+    desk = Desk(client, head, event)
+    key, page = desk.form("pair-form")
     assert re.search(r'id="desk-missing-decks">[^<]*Ann, Ben, Cal, Dee<', page), page
-    sent = _send(client, head, event, idem=key, action="pair")
-    said = _said(client, head, sent)
+    sent = desk.send(idem=key, action="pair")
+    said = desk.said(sent)
     assert said.startswith("good: round 1 paired: 2 tables, 0 byes"), said
     assert "warning: Cal has no decklist (EV-2.8)" in said
     with open_service(store) as svc:
         svc.event_result(event, ["1=2-0-0", "2=2-0-0"])
-    key, page = _form(client, head, event, "pair-form")
+    key, page = desk.form("pair-form")
     assert "make the top 4 cut and pair the playoff" in page
-    sent = _send(client, head, event, idem=key, action="pair")
-    assert _said(client, head, sent).startswith("good: semifinal (round 2) paired: 2 tables")
+    sent = desk.send(idem=key, action="pair")
+    assert desk.said(sent).startswith("good: semifinal (round 2) paired: 2 tables")
     with open_service(store) as svc:
         assert len(svc.event_info(event).cut_seeds) == 4
 
@@ -262,12 +266,13 @@ def test_the_head_withdraws_a_penalty_from_the_list_with_a_reason(
     did (here a disqualification's drop, by an undrop)."""
     event = _event(store)
     head = tokens["head"]
+    desk = Desk(client, head, event)
     with open_service(store) as svc:
         svc.event_pair(event)
         svc.event_penalize(event, "Ben", "tardiness", penalty="warning", reason="late")
         svc.event_result(event, ["1=2-0-0", "2=2-0-0"])
         svc.event_penalize(event, "Cal", "cheating", penalty="disqualification", reason="marked")
-    key, page = _form(client, head, event, "withdraw-form-2")
+    key, page = desk.form("withdraw-form-2")
     listed = page.split('id="desk-penalties"')[1].split("</table>")[0]
     assert re.search(
         r'id="penalty-1"><td>1</td><td>Ben</td><td>tardiness</td><td>warning</td>'
@@ -280,15 +285,15 @@ def test_the_head_withdraws_a_penalty_from_the_list_with_a_reason(
         listed,
     ), listed
 
-    refused = _send(client, head, event, idem=key, action="withdraw", number="2", reason=" ")
-    assert _said(client, head, refused) == "bad: EV-8.7: withdrawing a penalty needs a reason"
-    key, _ = _form(client, head, event, "withdraw-form-2", refused.headers["location"])
-    sent = _send(client, head, event, idem=key, action="withdraw", number="2", reason="misjudged")
-    said = _said(client, head, sent)
+    refused = desk.send(idem=key, action="withdraw", number="2", reason=" ")
+    assert desk.said(refused) == "bad: EV-8.7: withdrawing a penalty needs a reason"
+    key, _ = desk.form("withdraw-form-2", refused.headers["location"])
+    sent = desk.send(idem=key, action="withdraw", number="2", reason="misjudged")
+    said = desk.said(sent)
     assert said == (
         "good: penalty 2 withdrawn: misjudged; undropped: Cal (penalty 2 withdrawn: misjudged)"
     )
-    again = _send(client, head, event, idem=key, action="withdraw", number="2", reason="misjudged")
+    again = desk.send(idem=key, action="withdraw", number="2", reason="misjudged")
     assert again.headers["location"] == sent.headers["location"]  # once per key
     assert _kinds(store, event).count("penalty-withdrawn") == 1
     with open_service(store) as svc:
@@ -307,30 +312,29 @@ def test_the_head_withdraws_a_penalty_from_the_list_with_a_reason(
         state = svc.event_state(event)
         ann = next(p.id for p in state.players.values() if p.name == "Ann")
         table = next(t.table for t in state.tables.values() if t.round == 2 and ann in t.players)
-    key, page = _form(client, head, event, "withdraw-form-3")
+    key, page = desk.form("withdraw-form-3")
     assert f"<td>round 2 table {table}: match lost</td>" in page
-    refused = _send(client, head, event, idem=key, action="withdraw", number="3", reason="no")
-    said = _said(client, head, refused)
+    refused = desk.send(idem=key, action="withdraw", number="3", reason="no")
+    said = desk.said(refused)
     assert said.startswith("bad: EV-8.7: the match-loss of Ann counts in round 2 table"), said
-    key, _ = _form(client, head, event, "withdraw-form-3", refused.headers["location"])
-    sent = _send(
-        client, head, event, idem=key, action="withdraw", number="3", reason="no", result="1-1-1"
-    )
-    said = _said(client, head, sent)
+    key, _ = desk.form("withdraw-form-3", refused.headers["location"])
+    sent = desk.send(idem=key, action="withdraw", number="3", reason="no", result="1-1-1")
+    said = desk.said(sent)
     assert said == (
         f"good: penalty 3 withdrawn: no; round 2 table {table} corrected to 1-1-1: "
         "penalty 3 withdrawn: no"
     )
 
-    key, _ = _form(client, head, event, "withdraw-form-1")
-    refused = _send(client, head, event, idem=key, action="withdraw", number="7", reason="typo")
-    assert _said(client, head, refused).startswith("bad: EV-8.7: no penalty 7: the event has 3")
+    key, _ = desk.form("withdraw-form-1")
+    refused = desk.send(idem=key, action="withdraw", number="7", reason="typo")
+    assert desk.said(refused).startswith("bad: EV-8.7: no penalty 7: the event has 3")
     # the scorekeeper sees no penalties and is refused a withdrawal posted all the same
     sam = tokens["scorekeeper"]
-    key, page = _form(client, sam, event, "drop-form")
+    sam_desk = Desk(client, sam, event)
+    key, page = sam_desk.form("drop-form")
     assert 'id="desk-penalties"' not in page
-    refused = _send(client, sam, event, idem=key, action="withdraw", number="1", reason="x")
-    assert 'data-status="403"' in client.get(refused.headers["location"], headers=auth(sam)).text
+    refused = sam_desk.send(idem=key, action="withdraw", number="1", reason="x")
+    assert 'data-status="403"' in sam_desk.shown(refused)
     assert _kinds(store, event).count("penalty-withdrawn") == 2
 
 
@@ -344,19 +348,20 @@ def test_players_are_typed_by_name_from_one_datalist_at_any_size(
         event = svc.event_new("Big Open", "prizmik", rounds=9, seed=5).event_id
         svc.event_register(event, [f"Player {n:04}" for n in range(3000)])
     head = tokens["head"]
-    key, page = _form(client, head, event, "drop-form")
+    desk = Desk(client, head, event)
+    key, page = desk.form("drop-form")
     assert page.count("<datalist") == 1
     assert page.count("<option") == 3000 + len(INFRACTIONS) + 1 + len(PENALTY_LEVELS) + 1
     assert '<option value="Player 2999">' in page
     assert '<select name="player"' not in page
     assert len(page) < 200_000, len(page)  # about 30 bytes a player, once
-    refused = _send(client, head, event, idem=key, action="drop", player="Player 3000")
-    assert _said(client, head, refused) == "bad: EV-2.1: 'Player 3000' is not a registered player"
-    kept = client.get(refused.headers["location"], headers=auth(head)).text
+    refused = desk.send(idem=key, action="drop", player="Player 3000")
+    assert desk.said(refused) == "bad: EV-2.1: 'Player 3000' is not a registered player"
+    kept = desk.shown(refused)
     assert 'value="Player 3000"' in kept.split('id="drop-form"')[1].split("</form>")[0]
-    key, _ = _form(client, head, event, "drop-form")
-    sent = _send(client, head, event, idem=key, action="drop", player="Player 1234")
-    assert _said(client, head, sent).startswith("good:")
+    key, _ = desk.form("drop-form")
+    sent = desk.send(idem=key, action="drop", player="Player 1234")
+    assert desk.said(sent).startswith("good:")
     assert _kinds(store, event).count("player-dropped") == 1
 
 
@@ -367,65 +372,52 @@ def test_the_head_pairs_and_re_pairs_by_hand_with_a_reason(
     player once; EV-5.12: the open round re-paired by hand before its first result."""
     event = _event(store)
     head = tokens["head"]
-    key, page = _form(client, head, event, "pair-hand-form")
-    refused = _send(
-        client, head, event, idem=key, action="pair-hand", tables="Ann v Ben\nbye Cal\nbye Dee"
-    )
-    assert _said(client, head, refused) == "bad: EV-5.11: a manual pairing needs a reason"
-    key, page = _form(client, head, event, "pair-hand-form", refused.headers["location"])
+    desk = Desk(client, head, event)
+    key, page = desk.form("pair-hand-form")
+    refused = desk.send(idem=key, action="pair-hand", tables="Ann v Ben\nbye Cal\nbye Dee")
+    assert desk.said(refused) == "bad: EV-5.11: a manual pairing needs a reason"
+    key, page = desk.form("pair-hand-form", refused.headers["location"])
     kept = page.split('id="pair-hand-form"')[1].split("</form>")[0]
     assert ">Ann v Ben\nbye Cal\nbye Dee</textarea>" in kept
-    refused = _send(
-        client,
-        head,
-        event,
+    refused = desk.send(
         idem=key,
         action="pair-hand",
         tables="Ann v Ben\nbye Cal",
         reason="Dee is a judge",
     )
-    assert _said(client, head, refused) == "bad: EV-5.11: not paired: Dee"
-    key, _ = _form(client, head, event, "pair-hand-form", refused.headers["location"])
-    refused = _send(
-        client,
-        head,
-        event,
+    assert desk.said(refused) == "bad: EV-5.11: not paired: Dee"
+    key, _ = desk.form("pair-hand-form", refused.headers["location"])
+    refused = desk.send(
         idem=key,
         action="pair-hand",
         tables="Ann v Ben\nCal v Dot",
         reason="travel",
     )
-    assert _said(client, head, refused) == (
+    assert desk.said(refused) == (
         "bad: EV-2.1: 'Dot' is not a registered player (and 1 more)"  # Dee: not paired
     )
     assert "round-paired" not in _kinds(store, event)
-    key, _ = _form(client, head, event, "pair-hand-form", refused.headers["location"])
-    sent = _send(
-        client,
-        head,
-        event,
+    key, _ = desk.form("pair-hand-form", refused.headers["location"])
+    sent = desk.send(
         idem=key,
         action="pair-hand",
         tables="  Ann  v Cal \n\nbye Ben\nbye   Dee",
         reason="travel byes",
     )
-    assert _said(client, head, sent) == "good: round 1 paired by hand: 1 table, 2 byes"
+    assert desk.said(sent) == "good: round 1 paired by hand: 1 table, 2 byes"
     with open_service(store) as svc:
         state = svc.event_state(event)
         named = [[state.players[p].name for p in x.players] for x in state.rounds[1].pairings]
     assert named == [["Ann", "Cal"], ["Ben"], ["Dee"]]
 
-    key, _ = _form(client, head, event, "repair-hand-form")
-    sent = _send(
-        client,
-        head,
-        event,
+    key, _ = desk.form("repair-hand-form")
+    sent = desk.send(
         idem=key,
         action="repair-hand",
         tables="Ann v Ben\nCal v Dee",
         reason="Ben and Dee arrived",
     )
-    said = _said(client, head, sent)
+    said = desk.said(sent)
     assert said == (
         "good: round 1 re-paired by hand; Ann: table 1 v Cal -> table 1 v Ben; "
         "Ben: bye -> table 1 v Ann; Cal: table 1 v Ann -> table 2 v Dee; "
@@ -434,19 +426,17 @@ def test_the_head_pairs_and_re_pairs_by_hand_with_a_reason(
     assert _kinds(store, event).count("pairing-changed") == 1
 
     sam = tokens["scorekeeper"]
-    key, page = _form(client, sam, event, "drop-form")
+    sam_desk = Desk(client, sam, event)
+    key, page = sam_desk.form("drop-form")
     assert 'id="pair-hand-form"' not in page
     assert 'id="repair-hand-form"' not in page
-    refused = _send(
-        client,
-        sam,
-        event,
+    refused = sam_desk.send(
         idem=key,
         action="repair-hand",
         tables="Ann v Dee\nCal v Ben",
         reason="x",
     )
-    assert 'data-status="403"' in client.get(refused.headers["location"], headers=auth(sam)).text
+    assert 'data-status="403"' in sam_desk.shown(refused)
     assert _kinds(store, event).count("pairing-changed") == 1
 
 
@@ -476,43 +466,45 @@ def test_the_head_attaches_a_decklist_until_the_deadline(
         event = svc.event_new("Deck Open", "gammasphere", rounds=1, seed=5).event_id
         svc.event_register(event, ["Ann", "Ben"])
     head = tokens["head"]
-    key, page = _form(client, head, event, "deck-form")
+    desk = Desk(client, head, event)
+    key, page = desk.form("deck-form")
     assert "until round 1 is paired" in page
     assert re.search(r'id="desk-missing-decks">[^<]*Ann, Ben<', page)
-    refused = _send(client, head, event, idem=key, action="deck", player="Ann", decklist="7 Pylon")
-    said = _said(client, head, refused)
+    refused = desk.send(idem=key, action="deck", player="Ann", decklist="7 Pylon")
+    said = desk.said(refused)
     assert said.startswith("bad: EV-2.8: "), said
-    key, page = _form(client, head, event, "deck-form", refused.headers["location"])
+    key, page = desk.form("deck-form", refused.headers["location"])
     kept = page.split('id="deck-form"')[1].split("</form>")[0]
     assert ">7 Pylon</textarea>" in kept
     assert 'value="Ann"' in kept
-    sent = _send(client, head, event, idem=key, action="deck", player="Ann", decklist=DECK_TEXT)
-    assert _said(client, head, sent) == "good: decklist attached for Ann (40 cards)"
-    again = _send(client, head, event, idem=key, action="deck", player="Ann", decklist=DECK_TEXT)
+    sent = desk.send(idem=key, action="deck", player="Ann", decklist=DECK_TEXT)
+    assert desk.said(sent) == "good: decklist attached for Ann (40 cards)"
+    again = desk.send(idem=key, action="deck", player="Ann", decklist=DECK_TEXT)
     assert again.headers["location"] == sent.headers["location"]  # once per key
     assert _kinds(store, event).count("decklist-attached") == 1
-    key, page = _form(client, head, event, "deck-form")
+    key, page = desk.form("deck-form")
     assert re.search(r'id="desk-missing-decks">[^<]*: Ben<', page), page
-    refused = _send(client, head, event, idem=key, action="deck", player="Ann", decklist=DECK_TEXT)
-    assert _said(client, head, refused) == (
+    refused = desk.send(idem=key, action="deck", player="Ann", decklist=DECK_TEXT)
+    assert desk.said(refused) == (
         "bad: EV-2.8: Ann already has this decklist: nothing changed, nothing is recorded"
     )
-    key, _ = _form(client, head, event, "deck-form")
-    refused = _send(client, head, event, idem=key, action="deck", player="Ben")
-    assert _said(client, head, refused).startswith("bad: EV-2.8: give the list")
+    key, _ = desk.form("deck-form")
+    refused = desk.send(idem=key, action="deck", player="Ben")
+    assert desk.said(refused).startswith("bad: EV-2.8: give the list")
 
     sam = tokens["scorekeeper"]
-    key, page = _form(client, sam, event, "drop-form")
+    sam_desk = Desk(client, sam, event)
+    key, page = sam_desk.form("drop-form")
     assert 'id="deck-form"' not in page
-    refused = _send(client, sam, event, idem=key, action="deck", player="Ben", decklist=DECK_TEXT)
-    assert 'data-status="403"' in client.get(refused.headers["location"], headers=auth(sam)).text
+    refused = sam_desk.send(idem=key, action="deck", player="Ben", decklist=DECK_TEXT)
+    assert 'data-status="403"' in sam_desk.shown(refused)
 
     with open_service(store) as svc:
         svc.event_pair(event)
-    key, _ = _form(client, head, event, "deck-form")
-    refused = _send(client, head, event, idem=key, action="deck", player="Ben", decklist=DECK_TEXT)
-    said = _said(client, head, refused)
+    key, _ = desk.form("deck-form")
+    refused = desk.send(idem=key, action="deck", player="Ben", decklist=DECK_TEXT)
+    said = desk.said(refused)
     assert said.startswith("bad: EV-2.8: round 1 has been paired: Ben's decklist is locked"), said
     assert _kinds(store, event).count("decklist-attached") == 1
     # a game played without decks: no such form
-    assert 'id="deck-form"' not in _form(client, head, _event(store), "pair-form")[1]
+    assert 'id="deck-form"' not in Desk(client, head, _event(store)).form("pair-form")[1]

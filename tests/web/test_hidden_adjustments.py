@@ -89,8 +89,7 @@ def test_a_hidden_search_leaves_the_position_as_an_unseen_move(
     store: str, client: Client, tokens: Tokens
 ) -> None:
     game = new_game(client, tokens)
-    svc = open_service(store)
-    try:
+    with open_service(store) as svc:
         hand = svc.load(game).state.sides[0].hand.count
         adjust(client, tokens, game)
         view = svc.load(game)
@@ -102,8 +101,6 @@ def test_a_hidden_search_leaves_the_position_as_an_unseen_move(
         for viewer in ("p2", "public"):
             assert SEARCHED not in json.dumps(view.rules.observe(view.state, viewer))
             assert SEARCHED not in view.rules.render(view.state, viewer)
-    finally:
-        svc.close()
 
 
 def test_a_revealed_search_shows_the_card_to_everyone(
@@ -113,13 +110,10 @@ def test_a_revealed_search_shows_the_card_to_everyone(
     adjust(client, tokens, game, revealed=True)
     log = client.get(f"/api/games/{game}/log", headers=auth(tokens["public"])).text
     assert SEARCH in log
-    svc = open_service(store)
-    try:
+    with open_service(store) as svc:
         view = svc.load(game)
         assert SEARCHED in view.state.sides[0].hand.known.names()
         assert SEARCHED in json.dumps(view.rules.observe(view.state, "p2"))
-    finally:
-        svc.close()
 
 
 def test_the_live_stream_carries_the_hidden_card_to_no_other_reader(
@@ -208,13 +202,10 @@ def test_a_line_written_before_the_clause_replays_as_it_was_recorded(
     other = str(tmp_path / "old.db")
     imported = runner.invoke(app, ["--db", other, "import", str(record)])
     assert imported.exit_code == 0, imported.output
-    svc = open_service(other)
-    try:
+    with open_service(other) as svc:
         view = svc.load(game)
         assert SEARCHED in view.state.sides[0].hand.known.names()
         assert view.events[-1].revealed is msgspec.UNSET  # type: ignore[attr-defined]
-    finally:
-        svc.close()
 
 
 def test_the_command_lines_revealed_flag_shows_the_card_to_everyone(

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from service.app import open_service
-from tests.web.conftest import ROOT, Tokens, auth, house_ids, table_token
+from tests.web.conftest import Tokens, auth, deck_event, house_ids, table_token
 from tests.web.test_calls_api import make_event
 from tests.web.test_event_pages import own_token
 from tests.web.test_toolkit import tribute
@@ -170,21 +170,7 @@ def test_ev_2_8_a_players_own_page_says_whether_their_decklist_was_received(
     yet" with the deadline; neither reads the other's, nor does the head referee on a
     player's page (the slips page names the missing lists to the staff)."""
     head = tokens["head"]
-    made = client.post(
-        "/api/events",
-        json={"name": "Deck Cup", "game": "gammasphere", "rounds": 2, "deck_deadline": 2},
-        headers=auth(head),
-    )
-    assert made.status_code == 201, made.text
-    event = made.json()["event_id"]
-    deck = (ROOT / "fixtures/gammasphere/decks/ann.txt").read_text()
-    for name, body in (("Ann", {"decklist": deck}), ("Ben", {})):
-        entered = client.post(
-            f"/api/events/{event}/players",
-            json={"players": [name], "player_ids": house_ids(store, [name]), **body},
-            headers=auth(head),
-        )
-        assert entered.status_code == 201, entered.text
+    event = deck_event(client, head, deck_deadline=2, store=store)
     ann = client.get(f"/events/{event}/players/Ann", headers=auth(tokens["ann"])).text
     assert "Decklist received" in ann
     ben = client.get(f"/events/{event}/players/Ben", headers=auth(tokens["ben"])).text

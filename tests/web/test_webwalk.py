@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.web.conftest import ROOT, Tokens, auth, table_token
+from tests.web.conftest import Tokens, auth, deck_event, table_token
 from tests.web.test_calls_api import make_event
 
 
@@ -63,19 +63,7 @@ def test_ev_2_8_the_slips_page_names_the_players_without_a_decklist_to_the_staff
     organizer working from the pages must see it before the deadline round is paired: the
     slips page names them for the head referee and the scorekeeper, not for a player."""
     head = tokens["head"]
-    made = client.post(
-        "/api/events",
-        json={"name": "Deck Cup", "game": "gammasphere", "rounds": 2, "deck_deadline": 1},
-        headers=auth(head),
-    )
-    assert made.status_code == 201, made.text
-    event = made.json()["event_id"]
-    deck = (ROOT / "fixtures/gammasphere/decks/ann.txt").read_text()
-    for name, body in (("Ann", {"decklist": deck}), ("Ben", {})):
-        entered = client.post(
-            f"/api/events/{event}/players", json={"players": [name], **body}, headers=auth(head)
-        )
-        assert entered.status_code == 201, entered.text
+    event = deck_event(client, head, deck_deadline=1)
     for staff in ("head", "scorekeeper"):
         page = client.get(f"/events/{event}/slips", headers=auth(tokens[staff])).text
         assert "No event decklist (EV-2.8): Ben<" in page
