@@ -5,29 +5,12 @@
 // Kept for this browser only, and forgotten at sign-in (login.html): a referee's page may
 // show what the players may not see.
 "use strict";
+importScripts("/static/keep-sw.js");
 const CACHE = "referee-table-v1";  // the sign-in page forgets it by this name (login.html)
-self.addEventListener("install", () => self.skipWaiting());
-self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
-self.addEventListener("fetch", (event) => {
-  const request = event.request;
-  if (request.method !== "GET") return;
-  const url = new URL(request.url);
-  if (url.origin !== self.location.origin) return;
+keepLastCopies(CACHE, (url, request) => {
   // the table page and its panel, not its replay, dossier or stream
   const kept = /^\/games\/[^/]+(\/panel)?$/.test(url.pathname);
-  if (!kept && !url.pathname.startsWith("/static/")) return;
+  if (!kept && !url.pathname.startsWith("/static/")) return null;
   // one copy per path: the page after a form (?said=KEY) is the same page
-  const key = kept ? url.origin + url.pathname : request;
-  event.respondWith((async () => {
-    const cache = await caches.open(CACHE);
-    try {
-      const fresh = await fetch(request);
-      if (fresh.ok && !fresh.redirected) await cache.put(key, fresh.clone());
-      return fresh;
-    } catch (error) {
-      const copy = await cache.match(key);
-      if (copy) return copy;
-      throw error;
-    }
-  })());
+  return kept ? url.origin + url.pathname : request;
 });
