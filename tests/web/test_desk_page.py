@@ -380,18 +380,12 @@ def test_the_head_pairs_and_re_pairs_by_hand_with_a_reason(
     kept = page.split('id="pair-hand-form"')[1].split("</form>")[0]
     assert ">Ann v Ben\nbye Cal\nbye Dee</textarea>" in kept
     refused = desk.send(
-        idem=key,
-        action="pair-hand",
-        tables="Ann v Ben\nbye Cal",
-        reason="Dee is a judge",
+        idem=key, action="pair-hand", tables="Ann v Ben\nbye Cal", reason="Dee is a judge"
     )
     assert desk.said(refused) == "bad: EV-5.11: not paired: Dee"
     key, _ = desk.form("pair-hand-form", refused.headers["location"])
     refused = desk.send(
-        idem=key,
-        action="pair-hand",
-        tables="Ann v Ben\nCal v Dot",
-        reason="travel",
+        idem=key, action="pair-hand", tables="Ann v Ben\nCal v Dot", reason="travel"
     )
     assert desk.said(refused) == (
         "bad: EV-2.1: 'Dot' is not a registered player (and 1 more)"  # Dee: not paired
@@ -412,10 +406,7 @@ def test_the_head_pairs_and_re_pairs_by_hand_with_a_reason(
 
     key, _ = desk.form("repair-hand-form")
     sent = desk.send(
-        idem=key,
-        action="repair-hand",
-        tables="Ann v Ben\nCal v Dee",
-        reason="Ben and Dee arrived",
+        idem=key, action="repair-hand", tables="Ann v Ben\nCal v Dee", reason="Ben and Dee arrived"
     )
     said = desk.said(sent)
     assert said == (
@@ -431,10 +422,7 @@ def test_the_head_pairs_and_re_pairs_by_hand_with_a_reason(
     assert 'id="pair-hand-form"' not in page
     assert 'id="repair-hand-form"' not in page
     refused = sam_desk.send(
-        idem=key,
-        action="repair-hand",
-        tables="Ann v Dee\nCal v Ben",
-        reason="x",
+        idem=key, action="repair-hand", tables="Ann v Dee\nCal v Ben", reason="x"
     )
     assert 'data-status="403"' in sam_desk.shown(refused)
     assert _kinds(store, event).count("pairing-changed") == 1
