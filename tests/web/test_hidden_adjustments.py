@@ -166,19 +166,30 @@ def test_the_command_line_shows_the_hidden_card_to_no_other_reader(
     assert "p1 moves a hidden card from deck to hand" in log, log
 
 
+def text_record(store: str, game: str) -> str:
+    """The game's text record, as the command line exports it."""
+    return CliRunner().invoke(app, ["--db", store, "export", game, "--format", "text"]).stdout
+
+
+def imported_store(text: str, tmp_path: Path) -> str:
+    """A new store (under ``tmp_path``) holding the game of the text record ``text``,
+    imported by the command line."""
+    record = tmp_path / "record.txt"
+    record.write_text(text)
+    other = str(tmp_path / "imported.db")
+    imported = CliRunner().invoke(app, ["--db", other, "import", str(record)])
+    assert imported.exit_code == 0, imported.output
+    return other
+
+
 def test_a_text_record_keeps_the_card_hidden_through_an_import(
     store: str, searched: tuple[str, dict[str, dict[str, int]]], tmp_path: Path
 ) -> None:
     game, _ = searched
-    runner = CliRunner()
-    text = runner.invoke(app, ["--db", store, "export", game, "--format", "text"]).stdout
+    text = text_record(store, game)
     assert "hidden:" in text, text
-    record = tmp_path / "game.txt"
-    record.write_text(text)
-    other = str(tmp_path / "other.db")
-    imported = runner.invoke(app, ["--db", other, "import", str(record)])
-    assert imported.exit_code == 0, imported.output
-    again = runner.invoke(app, ["--db", other, "log", game, "--as", "p2"]).stdout
+    other = imported_store(text, tmp_path)
+    again = CliRunner().invoke(app, ["--db", other, "log", game, "--as", "p2"]).stdout
     assert f"deck>hand {SEARCHED}" not in again
     assert "p1 moves a hidden card from deck to hand" in again, again
 
@@ -195,13 +206,9 @@ def test_a_line_written_before_the_clause_replays_as_it_was_recorded(
 ) -> None:
     """An old text record says no word on the search: the card was taken as seen then."""
     game, _ = searched
-    runner = CliRunner()
-    text = runner.invoke(app, ["--db", store, "export", game, "--format", "text"]).stdout
-    record = tmp_path / "old.txt"
-    record.write_text(text.replace(' hidden: "searched the deck"', ': "searched the deck"'))
-    other = str(tmp_path / "old.db")
-    imported = runner.invoke(app, ["--db", other, "import", str(record)])
-    assert imported.exit_code == 0, imported.output
+    text = text_record(store, game)
+    old = text.replace(' hidden: "searched the deck"', ': "searched the deck"')
+    other = imported_store(old, tmp_path)
     with open_service(other) as svc:
         view = svc.load(game)
         assert SEARCHED in view.state.sides[0].hand.known.names()
