@@ -16,8 +16,8 @@ from events.schema import BranchRecorded
 from referee.game.facts import ActionRejected
 from service.app import open_service
 from tests.web.conftest import ROOT, Tokens
-from tests.web.test_offline import Hall, _page, _page_offline, hall, referee  # noqa: F401
-from tests.web.test_pages import CHROMIUM, browser  # noqa: F401
+from tests.web.test_offline import Hall, _page_offline, hall, referee  # noqa: F401
+from tests.web.test_pages import CHROMIUM, browser, signed_in  # noqa: F401
 
 pytestmark = [
     pytest.mark.slow,  # a server started and stopped, a browser: seconds each
@@ -48,9 +48,17 @@ class Walk:
         loaded while the hall's server answers (the server is left running)."""
         game = _prizmik(self.store)
         self.hall.start()
-        return game, [
-            _page(self.chromium, self.hall.base, self.token, game) for _ in range(devices)
-        ]
+        return game, [self._table_page(game) for _ in range(devices)]
+
+    def _table_page(self, game: str) -> Any:
+        """The table page with its service worker blocked: the walks lose answers and refuse
+        batches with ``page.route``, which Playwright cannot apply to requests that pass
+        through a service worker (its documentation says to block them); the worker's own
+        reload while offline is test_offline_page's."""
+        page = signed_in(self.chromium, self.hall.base, self.token, service_workers="block")
+        page.goto(f"{self.hall.base}/games/{game}")
+        page.wait_for_selector("#entry")
+        return page
 
 
 @pytest.fixture
