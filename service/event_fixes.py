@@ -21,7 +21,7 @@ from referee.tournament import fixing
 from referee.tournament.draw import draw_key
 from service.bounds import check_cut, check_rounds
 from service.errors import RefusedError
-from service.postings import DecklistNote
+from service.postings import DecklistNote, PenaltyLine, penalty_lines
 from service.tournaments import (
     EventInfo,
     EventRefusedError,
@@ -174,6 +174,11 @@ class EventFixes(Tournaments):
             return []
         number = state.open_round() or state.current_round or 1
         return [e.name for e in state.active(number) if e.id not in loaded.decks]
+
+    def event_penalty_lines(self, event_id: str) -> list[PenaltyLine]:
+        """The event's penalties in order, each with where it took effect (EV-8.6) and
+        whether it is withdrawn (EV-8.7): what staff read before withdrawing one."""
+        return penalty_lines(self._event(event_id).state)
 
     def event_decklist_note(self, event_id: str, player_name: str) -> DecklistNote | None:
         """Whether ``player_name`` has handed in their event decklist and until which round

@@ -1050,6 +1050,53 @@ def own_penalties(state: Tournament, who: str) -> list[OwnPenalty]:
     ]
 
 
+class PenaltyLine(msgspec.Struct, kw_only=True, frozen=True):
+    """A penalty of the event as staff list it (the desk) (EV-8.6, EV-8.7): its number (what a
+    withdrawal names), the player by name, the infraction and level, the round, where it
+    took effect, and whether it is withdrawn."""
+
+    number: int
+    player: str
+    infraction: str
+    penalty: str
+    round: int
+    effect: str
+    withdrawn: bool
+
+
+def penalty_lines(state: Tournament) -> list[PenaltyLine]:
+    """The event's penalties in order, each with where it took effect as the state
+    records it (``applied_penalties``, ``penalty_games``): a game loss's game, a match
+    loss's table, or still waiting for the player's next game or match."""
+    listed = []
+    for number, given in enumerate(state.penalties, start=1):
+        at = state.applied_penalties.get(number)
+        where = f"round {at[0]} table {at[1]}" if at is not None else ""
+        game = state.penalty_games.get(number)
+        if given.penalty in ("none", "warning"):
+            effect = "recorded"
+        elif given.penalty == "game-loss" and game is not None:
+            effect = f"game {game} lost" + (f" ({where})" if where else "")
+        elif given.penalty == "game-loss":
+            effect = f"{where}: waits for the next game" if where else "waits for the next game"
+        else:
+            effect = f"{where}: match lost" if where else "no match decided"
+            if given.penalty == "disqualification":
+                effect += "; dropped"
+        listed.append(
+            PenaltyLine(
+                number=number,
+                player=state.players[given.player].name,
+                infraction=given.infraction,
+                penalty=given.penalty,
+                round=given.round,
+                effect=effect,
+                withdrawn=number in state.withdrawn_penalties,
+            )
+        )
+    return listed
+
+
 class DecklistNote(msgspec.Struct, kw_only=True, frozen=True):
     """Whether a player of a deck event has handed in their decklist (EV-2.8), for their own
     eyes: ``lock_round`` is the round whose pairing locks the lists (the event's deadline,

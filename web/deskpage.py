@@ -23,7 +23,6 @@ form; anyone else is refused the page (403).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Annotated, Any
 
 from litestar import Request, Response, get, post
@@ -35,7 +34,6 @@ from referee.capabilities import decks_of
 from referee.kit.decks import Deck, SealedDeck, parse_decklist
 from referee.tournament.facts import PENALTY_LEVELS
 from referee.tournament.penalties import INFRACTIONS
-from referee.tournament.state import Tournament
 from service.access import AccessDeniedError, EventAction, Principal, authorize_event
 from service.api import need
 from service.bounds import LIST
@@ -57,54 +55,6 @@ HAND_LONGEST = 60_000
 """A pairing typed by hand: within the 64 KB a form's body may be (``BODY_LIMIT``, as the
 JSON API's), some 2,000 tables; a larger round by hand is a ``--manual`` file on the
 command line."""
-
-
-@dataclass(frozen=True)
-class DeskPenalty:
-    """A penalty of the event as the desk lists it (EV-8.6, EV-8.7): its number (what a
-    withdrawal names), the player by name, the infraction and level, the round, where it
-    took effect, and whether it is withdrawn."""
-
-    number: int
-    player: str
-    infraction: str
-    penalty: str
-    round: int
-    effect: str
-    withdrawn: bool
-
-
-def _penalties(state: Tournament) -> list[DeskPenalty]:
-    """The event's penalties in order, each with where it took effect as the state
-    records it (``applied_penalties``, ``penalty_games``): a game loss's game, a match
-    loss's table, or still waiting for the player's next game or match."""
-    listed = []
-    for number, given in enumerate(state.penalties, start=1):
-        at = state.applied_penalties.get(number)
-        where = f"round {at[0]} table {at[1]}" if at is not None else ""
-        game = state.penalty_games.get(number)
-        if given.penalty in ("none", "warning"):
-            effect = "recorded"
-        elif given.penalty == "game-loss" and game is not None:
-            effect = f"game {game} lost" + (f" ({where})" if where else "")
-        elif given.penalty == "game-loss":
-            effect = f"{where}: waits for the next game" if where else "waits for the next game"
-        else:
-            effect = f"{where}: match lost" if where else "no match decided"
-            if given.penalty == "disqualification":
-                effect += "; dropped"
-        listed.append(
-            DeskPenalty(
-                number=number,
-                player=state.players[given.player].name,
-                infraction=given.infraction,
-                penalty=given.penalty,
-                round=given.round,
-                effect=effect,
-                withdrawn=number in state.withdrawn_penalties,
-            )
-        )
-    return listed
 
 
 def _may(who: Principal, action: EventAction) -> bool:
@@ -151,7 +101,7 @@ async def desk_page(
             enter=_may(who, "enter"),
             names=[p.name for p in entrants],  # one datalist the player fields share
             dropped=sum(1 for p in entrants if p.dropped_after is not None),
-            penalties=_penalties(state),
+            penalties=await web.run(web.svc.event_penalty_lines, event),
             deck_game=deck_game,
             deck_deadline=deadline if isinstance(deadline, int) else 1,
             infractions=list(INFRACTIONS),
