@@ -1011,28 +1011,35 @@ def _ranked_slips(
     columns = list(zip(*counts.counts, strict=True))
     points, possible, game_points, games = (list(column) for column in columns[:4])
     opponents = list(counts.opponents)  # the counts' own lists: a moved one is copied
-    scored: dict[Score, tuple[Contribution, ...]] = {}  # a handful of distinct slips
     find = index.get
-    for result in changes.values():
-        if result is None or not _two_scored(result):
+    # a handful of distinct slips: each one's eight counts worked out once, unpacked at once
+    shared: dict[Score, tuple[int, ...]] = {}
+    for result in changes.values():  # ``_two_scored`` inlined: a round's 5,000 slips
+        if result is None:
             return None
-        first, second = result.players
+        score, pair = result.score, result.players
+        if score is None or result.bye or result.loss or result.placement is not None:
+            return None
+        if len(pair) != 2:
+            return None
+        first, second = pair
         i, j = find(first), find(second)
         if i is None or j is None or i == j:
             return None
-        assert result.score is not None
-        shares = scored.get(result.score)
-        if shares is None:
-            shares = scored[result.score] = tuple(contributions(result, settings).values())
-        a, b = shares
-        points[i] += a.points
-        possible[i] += a.possible
-        game_points[i] += a.game_points
-        games[i] += a.games
-        points[j] += b.points
-        possible[j] += b.possible
-        game_points[j] += b.game_points
-        games[j] += b.games
+        counts_of = shared.get(score)
+        if counts_of is None:
+            a, b = contributions(result, settings).values()
+            counts_of = shared[score] = (a.points, a.possible, a.game_points, a.games)
+            counts_of += (b.points, b.possible, b.game_points, b.games)
+        p_a, q_a, g_a, n_a, p_b, q_b, g_b, n_b = counts_of
+        points[i] += p_a
+        possible[i] += q_a
+        game_points[i] += g_a
+        games[i] += n_a
+        points[j] += p_b
+        possible[j] += q_b
+        game_points[j] += g_b
+        games[j] += n_b
         opponents[i] = [*opponents[i], j]
         opponents[j] = [*opponents[j], i]
     floor = floor_of(settings)
