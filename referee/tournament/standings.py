@@ -1029,8 +1029,8 @@ def _ranked_slips(
         counts_of = shared.get(score)
         if counts_of is None:
             a, b = contributions(result, settings).values()
-            counts_of = shared[score] = (a.points, a.possible, a.game_points, a.games)
-            counts_of += (b.points, b.possible, b.game_points, b.games)
+            counts_of = (a.points, a.possible, a.game_points, a.games)
+            counts_of = shared[score] = (*counts_of, b.points, b.possible, b.game_points, b.games)
         p_a, q_a, g_a, n_a, p_b, q_b, g_b, n_b = counts_of
         points[i] += p_a
         possible[i] += q_a
