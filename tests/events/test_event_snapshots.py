@@ -1003,3 +1003,38 @@ def test_the_kept_rows_on_postgresql(pg_env: dict[str, str]) -> None:
         )
     finally:
         whole.close()
+
+
+def test_a_heads_tables_read_back_as_kept_by_either_path() -> None:
+    """A head's tables (every field of ``TableState`` but its result, and the result in
+    the field of its type) read back as the very tables kept: by the keywords written out
+    (``TableState``'s fields as they are now) and by the general path a new field takes."""
+    from projections import event_state
+    from referee.tournament.model import Placement, Score
+    from referee.tournament.state import TableState
+
+    assert tuple(event_state._TABLE_NAMES) == event_state._TABLE_ROW_NAMES
+    tables = {
+        (9, 1): TableState(round=9, table=1, players=("a", "b"), reported=Score(2, 1)),
+        (9, 2): TableState(
+            round=9,
+            table=2,
+            players=("c", "d", "e"),
+            games=("g1",),
+            game_results=(("g1", (("c", 1), ("d", 2), ("e", 3))),),
+            reported=Placement((("c", 1), ("d", 2), ("e", 3))),
+            corrections=2,
+        ),
+        (9, 3): TableState(round=9, table=3, players=("f", "g"), games=("g2", "g3")),
+    }
+    rows = msgspec.msgpack.decode(
+        msgspec.msgpack.encode(event_state._table_rows(tables)), type=event_state._Tables
+    )
+    fast = event_state._tables_items(rows)
+    assert dict(fast) == tables
+    names = event_state._TABLE_ROW_NAMES
+    try:  # as if TableState had gained a field: the general path, by name
+        event_state._TABLE_ROW_NAMES = (*names, "new")  # type: ignore[assignment]
+        assert event_state._tables_items(rows) == fast
+    finally:
+        event_state._TABLE_ROW_NAMES = names
