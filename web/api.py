@@ -80,6 +80,7 @@ from service.wording import rejection_text
 from web.context import IMPORT_BODY_LIMIT, Web
 from web.guards import (
     CallerDep,
+    Guard,
     Route,
     SeatingDep,
     WebDep,
@@ -109,7 +110,7 @@ from web.schemas import (
     WithdrawIn,
 )
 
-__all__ = ["HANDLERS", "PROBLEMS", "entry_answer", "expected_version", "health"]
+__all__ = ["HANDLERS", "PROBLEMS", "entry_answer", "expected_version", "guarded", "health"]
 
 AnyRequest = Request[Any, Any, Any]
 Answer = tuple[int, Any, dict[str, str]]  # a write's status, body and headers
@@ -182,6 +183,12 @@ def _writes(action: Action, responses: Mapping[int, ResponseSpec] = PROBLEMS) ->
     """A game write route's options: written (201), the role's ``action`` in the path's game
     checked by a guard (``may_game``) before the body is read."""
     return Route(responses=responses, status_code=201, guards=[may_game(action)])
+
+
+def guarded(guard: Guard) -> Route:
+    """A read route's options: the API's problem documents, and ``guard``, which settles
+    whether the caller may read before anything else is."""
+    return Route(responses=PROBLEMS, guards=[guard])
 
 
 def _decks(given: dict[str, Any]) -> dict[str, Deck]:
@@ -693,8 +700,7 @@ class RecordsController(Controller):
     @get(
         "/games/{game_id:str}/audit",
         summary="The audit dossier (referees and scorekeepers)",
-        responses=PROBLEMS,
-        guards=[may_game("audit")],
+        **guarded(may_game("audit")),
     )
     async def audit(
         self, web: WebDep, seating: SeatingDep, dispute: FromQuery[int | None] = None
@@ -705,8 +711,7 @@ class RecordsController(Controller):
     @get(
         "/games/{game_id:str}/verify",
         summary="Check one game's hash chain and decisions",
-        responses=PROBLEMS,
-        guards=[may_game("verify")],
+        **guarded(may_game("verify")),
     )
     async def verify_game(self, web: WebDep, seating: SeatingDep) -> GameReport:
         report: VerifyReport = await web.run(web.svc.verify, seating.game_id)
@@ -715,8 +720,7 @@ class RecordsController(Controller):
     @get(
         "/verify",
         summary="Check every game of the store (referees and scorekeepers)",
-        responses=PROBLEMS,
-        guards=[may("verify")],
+        **guarded(may("verify")),
     )
     async def verify_all(self, web: WebDep) -> VerifyReport:
         return await web.run(web.svc.verify, None)

@@ -34,7 +34,7 @@ from service.api import (
 )
 from service.bounds import MAX_CUT, MAX_ROUNDS
 from web import collector
-from web.api import PROBLEMS
+from web.api import PROBLEMS, guarded
 from web.context import Web, web_of
 from web.guards import Route, WebDep, Writer, WriterDep, may_event
 from web.schemas import Line, ListText, Page
@@ -252,8 +252,7 @@ class EventsController(Controller):
     @get(
         "/{event_id:str}",
         summary="An event and where it stands",
-        responses=PROBLEMS,
-        guards=[may_event("read")],
+        **guarded(may_event("read")),
     )
     async def show_event(self, web: WebDep, event_id: FromPath[str]) -> EventInfo:
         return await web.run(web.svc.event_info, event_id)
@@ -429,8 +428,7 @@ class EventsController(Controller):
     @get(
         "/{event_id:str}/log",
         summary="The event's stream",
-        responses=PROBLEMS,
-        guards=[may_event("audit", scoped=True)],
+        **guarded(may_event("audit", scoped=True)),
     )
     async def event_log(self, web: WebDep, event_id: FromPath[str]) -> list[LogLine]:
         return await web.run(web.svc.event_log_named, event_id)
@@ -438,8 +436,7 @@ class EventsController(Controller):
     @get(
         "/{event_id:str}/audit",
         summary="Manual pairings, re-pairings, corrections, penalties and drops",
-        responses=PROBLEMS,
-        guards=[may_event("audit", scoped=True)],
+        **guarded(may_event("audit", scoped=True)),
     )
     async def event_audit(self, web: WebDep, event_id: FromPath[str]) -> dict[str, Any]:
         result: dict[str, Any] = await web.run(web.svc.event_audit_named, event_id)

@@ -53,6 +53,7 @@ from web.context import Web, Work, web_of
 
 __all__ = [
     "CallerDep",
+    "Guard",
     "IfMatch",
     "Route",
     "SeatingDep",
