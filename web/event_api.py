@@ -191,18 +191,14 @@ async def _json(
     )
 
 
-class RoundPairingRow(msgspec.Struct, kw_only=True):
-    """One table of a round (or a bye) with the round's number and name (``round 3``, a
-    playoff's ``semifinal``), as ``referee event pairings --json`` lists it: a reader of the
-    latest round (no ``?round=``) learns which it is; with each table's result or games so far
-    (the API's own: the signed postings show the pairings alone)."""
+class RoundPairingRow(PairingRow, kw_only=True):
+    """One table of a round (or a bye: ``PairingRow``) with the round's number and name
+    (``round 3``, a playoff's ``semifinal``), as ``referee event pairings --json`` lists it: a
+    reader of the latest round (no ``?round=``) learns which it is; with each table's result or
+    games so far (the API's own: the signed postings show the pairings alone)."""
 
     round: int
     stage: str
-    table: int | None
-    players: list[str]
-    bye: bool
-    games: list[str]
     result: str | None = None
     """The table's result once decided, as the pairings page shows it (``2-1-0`` for the
     first-listed player, a pod's places); null until then."""
@@ -221,12 +217,9 @@ class RoundPairingRow(msgspec.Struct, kw_only=True):
     ) -> RoundPairingRow:
         table = row.table
         return cls(
+            **msgspec.structs.asdict(row),
             round=number,
             stage=stage,
-            table=table,
-            players=row.players,
-            bye=row.bye,
-            games=row.games,
             result=(results or {}).get(table) if table is not None else None,
             so_far=(scores or {}).get(table) if table is not None else None,
         )
