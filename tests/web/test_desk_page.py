@@ -19,7 +19,7 @@ from referee.tournament.facts import PENALTY_LEVELS
 from referee.tournament.penalties import INFRACTIONS
 from service.app import open_service
 from service.errors import RefusedError
-from tests.web.conftest import Tokens, auth
+from tests.web.conftest import Tokens, auth, event_kinds
 from web.deskpage import _hand_pairing
 
 SAME_SITE = {"Sec-Fetch-Site": "same-origin"}
@@ -77,11 +77,6 @@ class Desk:
         return f"{found.group(1)}: {html.unescape(found.group(2))}"
 
 
-def _kinds(store: str, event: str) -> list[str]:
-    with open_service(store) as svc:
-        return [line.kind for line in svc.event_log(event)]
-
-
 def test_the_head_runs_a_round_from_the_desk_once_per_key(
     client: TestClient[Litestar], tokens: Tokens, store: str
 ) -> None:
@@ -96,7 +91,7 @@ def test_the_head_runs_a_round_from_the_desk_once_per_key(
     first = desk.send(idem=key, action="pair")
     again = desk.send(idem=key, action="pair")  # a reload: nothing more
     assert again.headers["location"] == first.headers["location"]
-    assert _kinds(store, event).count("round-paired") == 1
+    assert event_kinds(store, event).count("round-paired") == 1
     assert desk.said(first).startswith("good: round 1 paired: 2 tables, 0 byes")
 
     key, _ = desk.form("drop-form")
@@ -105,7 +100,7 @@ def test_the_head_runs_a_round_from_the_desk_once_per_key(
     with open_service(store) as svc:
         dee = next(p for p in svc.event_state(event).players.values() if p.name == "Dee")
     assert dee.dropped_after == 1
-    assert _kinds(store, event).count("player-dropped") == 1
+    assert event_kinds(store, event).count("player-dropped") == 1
 
     key, page = desk.form("undrop-form")
     assert 'list="desk-players"' in page.split('id="undrop-form"')[1]
@@ -115,10 +110,10 @@ def test_the_head_runs_a_round_from_the_desk_once_per_key(
     key, _ = desk.form("undo-form")
     sent = desk.send(idem=key, action="undo", reason="wrong seating")
     assert desk.said(sent).startswith("good: round 1 undone"), desk.said(sent)
-    assert "round-undone" in _kinds(store, event)
+    assert "round-undone" in event_kinds(store, event)
     key, _ = desk.form("pair-form")
     desk.send(idem=key, action="pair")
-    assert _kinds(store, event).count("round-paired") == 2
+    assert event_kinds(store, event).count("round-paired") == 2
 
     key, _ = desk.form("penalty-form")
     for _ in range(2):
@@ -197,12 +192,12 @@ def test_a_refusal_shows_its_clause_keeps_the_values_and_frees_the_key(
     said = desk.said(sent)
     assert said.startswith("good: round 1 re-paired; "), said
     assert "Dee: not paired -> table" in said
-    assert _kinds(store, event).count("pairing-changed") == 1, _kinds(store, event)
+    assert event_kinds(store, event).count("pairing-changed") == 1, event_kinds(store, event)
 
     key, _ = desk.form("undo-form")
     refused = desk.send(idem=key, action="undo", reason="")
     assert desk.said(refused) == "bad: EV-5.13: undoing a round needs a reason"
-    assert "round-undone" not in _kinds(store, event)
+    assert "round-undone" not in event_kinds(store, event)
 
 
 def test_the_scorekeeper_drops_only_and_a_player_is_refused_the_desk(
@@ -220,12 +215,12 @@ def test_the_scorekeeper_drops_only_and_a_player_is_refused_the_desk(
     key, _ = sam_desk.form("drop-form")
     refused = sam_desk.send(idem=key, action="pair")
     assert 'data-status="403"' in sam_desk.shown(refused)
-    assert "round-paired" not in _kinds(store, event)
+    assert "round-paired" not in event_kinds(store, event)
     for who in ("ann", "table1", "public"):
         assert client.get(f"/events/{event}/desk", headers=auth(tokens[who])).status_code == 403
         # the form posted all the same (a script): refused by the role, nothing dropped
         Desk(client, tokens[who], event).send(action="drop", player="Dee")
-    assert _kinds(store, event).count("player-dropped") == 1  # Sam's drop of Cal alone
+    assert event_kinds(store, event).count("player-dropped") == 1  # Sam's drop of Cal alone
     # the slips page links the desk for those who may use it
     slips = f"/events/{event}/slips"
     assert 'id="desk-link"' in client.get(slips, headers=auth(sam)).text
@@ -295,7 +290,7 @@ def test_the_head_withdraws_a_penalty_from_the_list_with_a_reason(
     )
     again = desk.send(idem=key, action="withdraw", number="2", reason="misjudged")
     assert again.headers["location"] == sent.headers["location"]  # once per key
-    assert _kinds(store, event).count("penalty-withdrawn") == 1
+    assert event_kinds(store, event).count("penalty-withdrawn") == 1
     with open_service(store) as svc:
         state = svc.event_state(event)
         assert state.withdrawn_penalties == {2}
@@ -335,7 +330,7 @@ def test_the_head_withdraws_a_penalty_from_the_list_with_a_reason(
     assert 'id="desk-penalties"' not in page
     refused = sam_desk.send(idem=key, action="withdraw", number="1", reason="x")
     assert 'data-status="403"' in sam_desk.shown(refused)
-    assert _kinds(store, event).count("penalty-withdrawn") == 2
+    assert event_kinds(store, event).count("penalty-withdrawn") == 2
 
 
 def test_players_are_typed_by_name_from_one_datalist_at_any_size(
@@ -362,7 +357,7 @@ def test_players_are_typed_by_name_from_one_datalist_at_any_size(
     key, _ = desk.form("drop-form")
     sent = desk.send(idem=key, action="drop", player="Player 1234")
     assert desk.said(sent).startswith("good:")
-    assert _kinds(store, event).count("player-dropped") == 1
+    assert event_kinds(store, event).count("player-dropped") == 1
 
 
 def test_the_head_pairs_and_re_pairs_by_hand_with_a_reason(
@@ -390,7 +385,7 @@ def test_the_head_pairs_and_re_pairs_by_hand_with_a_reason(
     assert desk.said(refused) == (
         "bad: EV-2.1: 'Dot' is not a registered player (and 1 more)"  # Dee: not paired
     )
-    assert "round-paired" not in _kinds(store, event)
+    assert "round-paired" not in event_kinds(store, event)
     key, _ = desk.form("pair-hand-form", refused.headers["location"])
     sent = desk.send(
         idem=key,
@@ -414,7 +409,7 @@ def test_the_head_pairs_and_re_pairs_by_hand_with_a_reason(
         "Ben: bye -> table 1 v Ann; Cal: table 1 v Ann -> table 2 v Dee; "
         "Dee: bye -> table 2 v Cal"
     )
-    assert _kinds(store, event).count("pairing-changed") == 1
+    assert event_kinds(store, event).count("pairing-changed") == 1
 
     sam = tokens["scorekeeper"]
     sam_desk = Desk(client, sam, event)
@@ -425,7 +420,7 @@ def test_the_head_pairs_and_re_pairs_by_hand_with_a_reason(
         idem=key, action="repair-hand", tables="Ann v Dee\nCal v Ben", reason="x"
     )
     assert 'data-status="403"' in sam_desk.shown(refused)
-    assert _kinds(store, event).count("pairing-changed") == 1
+    assert event_kinds(store, event).count("pairing-changed") == 1
 
 
 def test_a_pairing_typed_by_hand_reads_as_the_manual_file_does() -> None:
@@ -469,7 +464,7 @@ def test_the_head_attaches_a_decklist_until_the_deadline(
     assert desk.said(sent) == "good: decklist attached for Ann (40 cards)"
     again = desk.send(idem=key, action="deck", player="Ann", decklist=DECK_TEXT)
     assert again.headers["location"] == sent.headers["location"]  # once per key
-    assert _kinds(store, event).count("decklist-attached") == 1
+    assert event_kinds(store, event).count("decklist-attached") == 1
     key, page = desk.form("deck-form")
     assert re.search(r'id="desk-missing-decks">[^<]*: Ben<', page), page
     refused = desk.send(idem=key, action="deck", player="Ann", decklist=DECK_TEXT)
@@ -493,6 +488,6 @@ def test_the_head_attaches_a_decklist_until_the_deadline(
     refused = desk.send(idem=key, action="deck", player="Ben", decklist=DECK_TEXT)
     said = desk.said(refused)
     assert said.startswith("bad: EV-2.8: round 1 has been paired: Ben's decklist is locked"), said
-    assert _kinds(store, event).count("decklist-attached") == 1
+    assert event_kinds(store, event).count("decklist-attached") == 1
     # a game played without decks: no such form
     assert 'id="deck-form"' not in Desk(client, head, _event(store)).form("pair-form")[1]
