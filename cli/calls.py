@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from cli.event import event_app
-from cli.face import EventArg, JsonOpt, emit_json, emit_rows, fail, handled, settings
+from cli.face import CallAfterOpt, EventArg, JsonOpt, emit_json, emit_rows, fail, handled, settings
 
 if TYPE_CHECKING:
     from service.api import CallRow, EventService, ReportRow
@@ -90,7 +90,6 @@ def call(
       referee call 4 --event $ev --reason 'rules question'
       referee call resolve 3 --note 'explained PZ-6.2'
     """
-    import msgspec
 
     with handled():
         svc = settings.events()
@@ -118,7 +117,7 @@ def call(
                 fail(f"{what!r} is not a table number (nor claim, escalate or resolve)")
             row = svc.event_call(_event(svc, event), table, by=by, reason=reason)
         if as_json:
-            emit_json(msgspec.to_builtins(row))
+            emit_json(row)
         else:
             typer.echo(_line(row))
 
@@ -127,10 +126,7 @@ def call(
 def calls(
     event: EventOpt = None,
     every: Annotated[bool, typer.Option("--all", help="Resolved calls too.")] = False,
-    call_after: Annotated[
-        int,
-        typer.Option("--call-after", min=1, max=3600, help="An open call is overdue after N s."),
-    ] = 60,
+    call_after: CallAfterOpt = 60,
     as_json: JsonOpt = False,
 ) -> None:
     """The judge calls not resolved (oldest first) of one event, or of every running
