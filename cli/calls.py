@@ -15,7 +15,17 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from cli.event import event_app
-from cli.face import CallAfterOpt, EventArg, JsonOpt, emit_json, emit_rows, fail, handled, settings
+from cli.face import (
+    CallAfterOpt,
+    EventArg,
+    JsonOpt,
+    dotted,
+    emit_json,
+    emit_rows,
+    fail,
+    handled,
+    settings,
+)
 
 if TYPE_CHECKING:
     from service.api import CallRow, EventService, ReportRow
@@ -44,15 +54,17 @@ def _event(svc: EventService, event: str | None) -> str:
 
 
 def _line(row: CallRow) -> str:
-    held = f" · held by {row.holder}" if row.holder else ""
-    why = f" · {row.reason}" if row.reason else ""
-    note = f" · {row.note}" if row.note else ""
-    late = " · OVERDUE" if row.overdue else ""
     gone = " as paired before it was taken back (EV-10.8)" if row.taken_back else ""
-    return (
-        f"call {row.call} · {row.stage or f'round {row.round}'} table {row.table} "
-        f"({' v '.join(row.players)}){gone} · "
-        f"by {row.by} · {row.status}{held} · {row.age_seconds:g} s{late}{why}{note}"
+    return dotted(
+        f"call {row.call}",
+        f"{row.stage or f'round {row.round}'} table {row.table} ({' v '.join(row.players)}){gone}",
+        f"by {row.by}",
+        row.status,
+        f"held by {row.holder}" if row.holder else None,
+        f"{row.age_seconds:g} s",
+        "OVERDUE" if row.overdue else None,
+        row.reason or None,
+        row.note or None,
     )
 
 

@@ -12,6 +12,7 @@ from cli.face import (
     GameTypeOpt,
     JsonOpt,
     ReasonOpt,
+    dotted,
     emit_json,
     fail,
     handled,
@@ -246,10 +247,12 @@ def _queue_line(item: QueueItem) -> str:
         if item.tournament
         else item.game_id
     )
-    players = " vs ".join(item.players.values())
-    line = f"{flag}{where} · {players} · {what} · {item.age_minutes:g} min · {item.line}"
-    if item.referee:
-        line += f" · table referee {item.referee}"
-    if item.last:
-        line += f" · last: {item.last}"
-    return line
+    return dotted(
+        f"{flag}{where}",
+        " vs ".join(item.players.values()),
+        what,
+        f"{item.age_minutes:g} min",
+        item.line,
+        f"table referee {item.referee}" if item.referee else None,
+        f"last: {item.last}" if item.last else None,
+    )

@@ -461,6 +461,12 @@ def public_key_arg(value: str) -> str:
     return key
 
 
+def dotted(*parts: str | None) -> str:
+    """A listing's line: its parts joined by `` · ``, those given as ``None`` left out (an
+    empty part stays, as a column with nothing in it)."""
+    return " · ".join(part for part in parts if part is not None)
+
+
 def echo_err(text: str) -> None:
     typer.echo(text, err=True)
 
