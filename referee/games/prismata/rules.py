@@ -260,14 +260,8 @@ class PrismataRules(ModularRules[PrismataState, PrismataAction]):
             for kind, count in (("Drone", drones), ("Engineer", 2)):
                 utype = cat.units[kind]
                 for _ in range(count):
-                    units[next_id] = Unit(
-                        id=next_id,
-                        owner=seat,
-                        kind=kind,
-                        health=utype.health,
-                        lifespan=utype.lifespan,
-                        stamina=utype.stamina,
-                        status="ready" if utype.click is not None else "idle",
+                    units[next_id] = engine.new_unit(
+                        next_id, seat, utype, status="ready" if utype.click is not None else "idle"
                     )
                     next_id += 1
         state = PrismataState(
