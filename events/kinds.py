@@ -445,6 +445,7 @@ def _fold_adjustment(view: Folding, event: AdjustmentRecorded) -> None:
             event.changes,
             view.rules.hidden_zones,
             hidden=not event.shown_to_all,
+            keep=view.rules.kept_in_sight_of_its_seat,
         )
         if violation is not None:
             raise ReplayError(

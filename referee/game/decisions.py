@@ -613,6 +613,7 @@ def _adjust(view: FoldedGame, command: Adjust, base: dict[str, Any]) -> list[Gam
             parsed,
             hidden_zones,
             hidden=revealed is not True,
+            keep=rules.kept_in_sight_of_its_seat,
         )
         if violation is not None:
             raise InvalidCommandError(violation.clause, violation.reason)

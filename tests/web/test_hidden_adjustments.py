@@ -105,6 +105,9 @@ def test_a_hidden_search_leaves_the_position_as_an_unseen_move(
         for viewer in ("p2", "public"):
             assert SEARCHED not in json.dumps(view.rules.observe(view.state, viewer))
             assert SEARCHED not in view.rules.render(view.state, viewer)
+        for viewer in ("p1", "referee"):  # they saw it go into the hand
+            seen = view.rules.observe(view.state, viewer)["sides"][0]
+            assert seen["hand_private"] == {SEARCHED: 1}, (viewer, seen)
 
 
 def test_a_revealed_search_shows_the_card_to_everyone(
@@ -331,6 +334,9 @@ def test_a_search_stored_before_the_clause_counts_a_card_nobody_else_saw(
         for viewer in ("p2", "public"):
             assert SEARCHED not in json.dumps(view.rules.observe(view.state, viewer))
             assert SEARCHED not in view.rules.render(view.state, viewer)
+        for viewer in ("p1", "referee"):  # they saw it go into the hand
+            seen = view.rules.observe(view.state, viewer)["sides"][0]
+            assert seen["hand_private"] == {SEARCHED: 1}, (viewer, seen)
 
 
 def test_a_search_stored_before_the_clause_is_hidden_from_the_command_line_and_the_stream(
