@@ -412,3 +412,53 @@ def test_the_reason_of_a_hidden_search_is_read_by_its_seat_and_the_referee_only(
     for who in ("ann", "head"):
         log = client.get(f"/api/games/{game}/log", headers=auth(tokens[who])).json()
         assert log[-1]["reason"] == NAMING
+
+
+def test_no_face_of_the_service_names_a_hidden_search_to_another_viewer(
+    store: str, client: Client, tokens: Tokens, tmp_path: Path
+) -> None:
+    """Both searches, the one stored before REF-6.6 and one kept hidden since, through every
+    face the service gives a viewer: log, text record, both replays, the position (data and
+    drawing), the game's reports and the analysis export (an SQLite file)."""
+    import html
+    import sqlite3
+
+    from referee.capabilities import reports_of
+
+    game = new_game(client, tokens)
+    store_as_before_the_clause(store, game)
+    adjust(client, tokens, game, reason=NAMING)
+    with open_service(store) as svc:
+        view = svc.load(game)
+        assert view.state.sides[0].hand.private.count(SEARCHED) == 2  # (so this can fail)
+
+        def faces(viewer: str) -> dict[str, str]:
+            out = {
+                "log": json.dumps(svc.log(game, viewer=viewer)),
+                "text": "".join(svc.export([game], "text", viewer)),
+                "replay": json.dumps(
+                    [msgspec.to_builtins(f) for f in svc.replay(game, viewer=viewer)]
+                ),
+                "session": json.dumps(
+                    [msgspec.to_builtins(f) for f in svc.replay(game, session=True, viewer=viewer)]
+                ),
+                "position": json.dumps(msgspec.to_builtins(svc.position(game, viewer=viewer))),
+                "svg": html.unescape(svc.position_svg(game, viewer=viewer)),
+            }
+            reports = reports_of(view.rules)
+            for name in reports.reports if reports is not None else ():
+                report = svc.report(game, name, viewer=viewer)
+                out[f"report {name}"] = report.text + json.dumps(report.data)
+            path = tmp_path / f"analysis-{viewer}.db"
+            svc.export_sqlite(path, viewer)
+            with sqlite3.connect(path) as db:
+                out["sqlite"] = "\n".join(db.iterdump())
+            return out
+
+        for viewer in ("p2", "public"):
+            for face, text in faces(viewer).items():
+                assert SEARCHED not in text, (face, viewer)
+        for viewer in ("p1", "referee"):
+            seen = faces(viewer)
+            assert NAMING in seen["log"], viewer
+            assert SEARCHED in seen["position"], viewer  # the hand holds it, for them
