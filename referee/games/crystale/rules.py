@@ -283,6 +283,11 @@ class CrystaleRules(ModularRules[CrystaleState, CrystaleAction]):
     check_change = staticmethod(adjust.check_change)
     apply_change = staticmethod(adjust.apply_change)
 
+    def kept_in_sight_of_its_seat(
+        self, state: CrystaleState, seat: str, zone: str, card: str
+    ) -> CrystaleState:
+        return adjust.kept_in_sight(state, seat, zone, card)
+
     # -- catalogs ----------------------------------------------------------
     def read_catalog(self, kind: str, text: str, source: str) -> Catalog:
         if kind != "crystals":

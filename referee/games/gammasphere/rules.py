@@ -395,6 +395,11 @@ class GammasphereRules(ModularRules[GammasphereState, GammasphereAction]):
     check_change = staticmethod(adjust.check_change)
     apply_change = staticmethod(adjust.apply_change)
 
+    def kept_in_sight_of_its_seat(
+        self, state: GammasphereState, seat: str, zone: str, card: str
+    ) -> GammasphereState:
+        return adjust.kept_in_sight(state, seat, zone, card)
+
     # -- catalogs --------------------------------------------------------
     def read_catalog(self, kind: str, text: str, source: str) -> Any:
         if kind != "cards":
