@@ -35,12 +35,10 @@ from events.schema import (
     DisputeRuled,
     GameCallAnswered,
     GameCreated,
-    GameEnded,
     GameEvent,
     JudgeCalledToGame,
     PenaltyIssued,
     PenaltyWithdrawn,
-    ResultVoided,
     RulingRequested,
     TimeLimitSet,
     topics_for,
@@ -48,7 +46,7 @@ from events.schema import (
 from events.store import GameStore, LogPage
 from events.tournament import TOURNAMENT_TOPICS, TournamentEvent, to_fact
 from projections.catchup import Follower
-from projections.status import OPEN, Outcome, outcome_after
+from projections.status import OPEN, STATUS_TOPICS, Outcome, outcome_after
 from referee.game.calls import GameCall, fold_call
 from referee.game.facts import rejected_offline
 from referee.tournament import facts as tf
@@ -113,28 +111,31 @@ class FoldedEvent(msgspec.Struct, kw_only=True):
 PAGE = 20_000
 """Events per log page read while catching up."""
 
-_WANTED = frozenset(
-    t
-    for cls in (
-        GameCreated,
-        GameEnded,
-        ResultVoided,
-        ActionRetracted,
-        DisputeOpened,
-        DisputeRuled,
-        DisputeAppealed,
-        RulingRequested,
-        AdjustmentRecorded,
-        PenaltyIssued,
-        PenaltyWithdrawn,
-        BranchRecorded,
-        BranchResolved,
-        TimeLimitSet,
-        JudgeCalledToGame,
-        GameCallAnswered,
+_WANTED = (
+    STATUS_TOPICS
+    | frozenset(
+        t
+        for cls in (
+            ActionRetracted,
+            DisputeOpened,
+            DisputeRuled,
+            DisputeAppealed,
+            RulingRequested,
+            AdjustmentRecorded,
+            PenaltyIssued,
+            PenaltyWithdrawn,
+            BranchRecorded,
+            BranchResolved,
+            TimeLimitSet,
+            JudgeCalledToGame,
+            GameCallAnswered,
+        )
+        for t in topics_for(cls)
     )
-    for t in topics_for(cls)
-) | frozenset(TOURNAMENT_TOPICS)
+    | frozenset(TOURNAMENT_TOPICS)
+)
+"""The topics the fold reads: the creation and what moves a game's status
+(``outcome_after``), the events ``_fold_into`` folds, and the events' own."""
 
 
 class _Snapshot(msgspec.Struct, kw_only=True):

@@ -203,16 +203,7 @@ class Clocks(Tournaments):
         return self.event_clock_view(event_id)
 
     @event_write(None)
-    def game_extend(
-        self,
-        game_id: str,
-        minutes: int,
-        *,
-        reason: str,
-        by: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
-    ) -> ClockView:
+    def game_extend(self, game_id: str, minutes: int, *, reason: str, by: str = "") -> ClockView:
         """Give the table a game of the current round is played at ``minutes`` more, with
         the reason (EV-9.4): ``event_extend`` for that table, so the same check of who may
         (the head referee, or that table's referee at its event) and the same fact. A game

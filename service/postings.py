@@ -591,18 +591,24 @@ def _verify_posting(
         )
     facts_ok = checks[-1].ok
     at_posting: Tournament | None = None
+    printed_before = False  # rows as printed before EV-I.3's blanks
     if facts_ok:
         at_posting = _fold(events[: posting.version])
         checks.append(_fields(posting, events, at_posting, checkpoint))
         recomputed = _body(at_posting, posting.kind, posting.round)
         same = recomputed == posting.body
+        printed_before = not same and _printed_before_ev_i3(posting.body, recomputed, at_posting)
         checks.append(
             PostingCheck(
                 name="figures",
-                ok=same,
+                ok=same or printed_before,
                 detail=(
                     "recomputed from those facts, the rows are exactly the posting's"
                     if same
+                    else "recomputed from those facts, the rows are the posting's as they "
+                    "were printed before 29 November 2026: the floor as the figures of a "
+                    "player who had played no round, where they are now left blank (EV-I.3)"
+                    if printed_before
                     else "recomputed from those facts, the rows differ from the posting's: "
                     + _first_difference(posting.body, recomputed)
                 ),
@@ -631,7 +637,7 @@ def _verify_posting(
         ok=ok,
         checks=checks,
         corrections=corrections,
-        unchanged=now == posting.body,
+        unchanged=now == posting.body or (printed_before and now == recomputed),
     )
     if later:
         result.checks.append(
@@ -729,6 +735,31 @@ def _finding_text(finding: Finding, events: Sequence[TournamentEvent]) -> str:
         with contextlib.suppress(KeyError, TypeError, ValueError):
             text += f" (it now reads: {summary(events[number - 1])})"
     return text
+
+
+_FIGURES = ("mw", "omw", "gw", "ogw")
+
+
+def _printed_before_ev_i3(
+    posted: list[dict[str, Any]], recomputed: list[dict[str, Any]], state: Tournament
+) -> bool:
+    """Whether standings rows ``posted`` are ``recomputed`` as ``standings --json`` printed
+    them before 29 November 2026, when a player who had played no round showed the floor
+    (1/3, or 33/100) as each figure, where the rows now leave them blank (``null``, EV-I.3).
+    Only the floor is taken for a blank: any other figure there is an alteration."""
+    from referee.tournament.standings import floor_of, fraction_text
+
+    if state.settings is None or len(posted) != len(recomputed):
+        return False
+    floor = fraction_text(floor_of(state.settings))
+    for was, now in zip(posted, recomputed, strict=True):
+        if was == now:
+            continue
+        if not isinstance(was, dict) or any(now.get(k) is not None for k in _FIGURES):
+            return False
+        if {**was, **{k: None for k in _FIGURES if was.get(k) == floor}} != now:
+            return False
+    return True
 
 
 def _first_difference(posted: list[dict[str, Any]], recomputed: list[dict[str, Any]]) -> str:

@@ -61,11 +61,21 @@ class ServerUnreachableError(RemoteError, ConnectionError):
 class ServerRefusedError(RemoteError, ValueError):
     """The server refused the request (a 4xx problem document); nothing was stored."""
 
-    def __init__(self, message: str, *, status: int, kind: str) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int,
+        kind: str,
+        clause: str | None = None,
+        reason: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.kind = kind
         self.conflict = kind in CONFLICTS
+        self.clause = clause  # the clause the server's refusal names, as a local one carries
+        self.reason = reason
 
 
 class ServerFaultError(RemoteError, RuntimeError):
@@ -80,6 +90,8 @@ class _Problem(msgspec.Struct, kw_only=True):
     status: int = 0
     detail: str = ""
     game_id: str | None = None
+    clause: str | None = None
+    reason: str | None = None
     violations: list[dict[str, str]] | None = None
     event: int | None = None
     version: int | None = None
@@ -303,7 +315,9 @@ class Remote:
             return ServerFaultError(
                 f"the referee server at {self.url} failed (HTTP {status}): {detail}{fault}"
             )
-        return ServerRefusedError(detail, status=status, kind=kind)
+        return ServerRefusedError(
+            detail, status=status, kind=kind, clause=problem.clause, reason=problem.reason
+        )
 
 
 def _plain_host(host: str) -> bool:

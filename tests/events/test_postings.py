@@ -461,3 +461,37 @@ def test_cli_verify_refuses_a_key_that_is_not_a_public_key(event: Event, tmp_pat
         event.db, "event", "verify", event.id, "--posting", str(file), "--public-key", event.public
     )
     assert code == 0, err
+
+
+def test_a_standings_posting_printed_before_the_blank_figures_still_holds(
+    tmp_path: Path,
+) -> None:
+    """EV-I.3: a player who has played no round now shows no figures (``null``); a posting
+    printed before that change showed the floor there, and still verifies; any other figure
+    in that place is an alteration."""
+    key = tmp_path / "seal.pem"
+    public = create_key(key)
+    with open_service(tmp_path / "games.db", create=True) as svc:
+        event_id = svc.event_new("Early", "prizmik", rounds=3, match="bo3").event_id
+        svc.event_register(event_id, ["Ann", "Ben", "Cal", "Dee"])
+        svc.event_pair(event_id)
+        posting, _ = make_posting(svc.store, event_id, "standings", None, key=key)
+        assert posting.body
+        assert all(row["mw"] is None for row in posting.body)
+        old = msgspec.structs.replace(
+            posting,
+            body=[
+                {**row, "mw": "1/3", "omw": "1/3", "gw": "1/3", "ogw": "1/3"}
+                for row in posting.body
+            ],
+        )
+        report = verify_posting(svc.store, event_id, old, public)
+        assert report.ok, report.checks
+        assert report.unchanged
+        assert "before 29 November 2026" in report.checks[-1].detail
+        forged = msgspec.structs.replace(old, body=[{**old.body[0], "omw": "1/2"}, *old.body[1:]])
+        report = verify_posting(svc.store, event_id, forged, public)
+        figures = next(c for c in report.checks if c.name == "figures")
+        assert not report.ok
+        assert not figures.ok
+        assert "row 1" in figures.detail

@@ -320,6 +320,25 @@ def test_another_write_first_exits_3(canned: tuple[str, type[Canned]]) -> None:
     assert one_line(err) == "error: REF-3.1: the game is over"
 
 
+def test_a_refusals_clause_and_reason_reach_the_json_error(
+    canned: tuple[str, type[Canned]],
+) -> None:
+    """Under ``--json`` a refusal through a server is the same object a local one prints:
+    the clause and the reason the server's problem document names, not only its text."""
+    url, handler = canned
+    handler.answer = problem(
+        409, "not-allowed-now", "the game is over", clause="REF-3.1", reason="the game is over"
+    )
+    code, out, err = remote_act(url, "--json")
+    assert (code, out) == (2, "")
+    assert json.loads(err.splitlines()[-1]) == {
+        "error": "the game is over",
+        "clause": "REF-3.1",
+        "reason": "the game is over",
+        "exit": 2,
+    }
+
+
 def test_server_faults_in_one_line(canned: tuple[str, type[Canned]]) -> None:
     url, handler = canned
     handler.answer = problem(500, "server-error", "the server failed", id="a1b2c3")
