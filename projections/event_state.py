@@ -54,6 +54,7 @@ import typing
 import zlib
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from types import NoneType
 from typing import Any
 
 import immutables
@@ -994,11 +995,24 @@ _REPORTED = [f.name for f in msgspec.structs.fields(TableState)].index("reported
 def _table_rows(tables: Any) -> _Tables:
     rows: list[tuple[TableKey, tuple[Any, ...]]] = []
     results: list[tuple[Score | None, Placement | None]] = []
-    astuple, cut = msgspec.structs.astuple, _REPORTED
+    astuple, cut, none = msgspec.structs.astuple, _REPORTED, (None, None)
     for key, table in tables.items():
         result = table.reported
         values = astuple(table)  # every field but its result, in order
         rows.append((key, values[:cut] + values[cut + 1 :]))
+        # by its exact type first: ``isinstance`` against a Struct's class that the value
+        # is not (None, the other kind) asks its metaclass, some 800 instructions a test
+        # under callgrind: 11 M of a pairing's 5,000 new tables, 7 M of the 5,000 closed
+        kind = type(result)
+        if kind is NoneType:
+            results.append(none)
+            continue
+        if kind is Score:
+            results.append((result, None))
+            continue
+        if kind is Placement:
+            results.append((None, result))
+            continue
         results.append(
             (
                 result if isinstance(result, Score) else None,
