@@ -27,6 +27,7 @@ from cli.face import (
     emit_json,
     fail,
     handled,
+    long_lived,
     refuse_replacing_a_database,
     settings,
 )
@@ -318,7 +319,7 @@ def pair(
       referee event pair $ev
       referee event pair $ev --manual hand.json --reason 'travel byes'
     """
-    with handled():
+    with handled(), long_lived():
         svc = settings.events()
         rows = svc.event_pair(
             event, manual=_read_manual(manual), reason=reason, by=settings.referee

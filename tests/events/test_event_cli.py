@@ -547,3 +547,34 @@ def test_event_new_and_the_event_reads_with_json_print_one_json_document(tmp_pat
     register(db, event, "Ann", "Ben")
     for read in ("pair", "show", "standings", "pairings"):
         assert as_json(db, "event", read, event) is not None, read
+
+
+def test_long_lived_leaves_what_it_made_in_the_oldest_generation() -> None:
+    """``event pair``'s ``long_lived``: no collection inside; on leaving, what is still
+    tracked is in the oldest generation (no young collection scans it again), none frozen,
+    and collection is as it was (on, or off)."""
+    import gc
+
+    from cli.face import long_lived
+
+    class Kept:
+        pass
+
+    was = gc.isenabled()
+    try:
+        for enabled in (True, False):
+            (gc.enable if enabled else gc.disable)()
+            with long_lived():
+                assert not gc.isenabled()
+                kept = [Kept() for _ in range(100)]
+                cycle: list[Any] = []
+                cycle.append(cycle)
+            assert gc.isenabled() is enabled
+            assert gc.get_freeze_count() == 0
+            oldest = {id(x) for x in gc.get_objects(generation=2)}
+            assert id(kept) in oldest
+            assert all(id(x) in oldest for x in kept)
+            del cycle
+            assert gc.collect() >= 1  # left for a full collection, not leaked
+    finally:
+        (gc.enable if was else gc.disable)()
