@@ -1,14 +1,20 @@
 """The event's desk ``/events/E/desk``: where the head referee runs the event from a page.
 
-What the command line's ``referee event pair / drop / undrop / deck / penalty [withdraw] /
-repair / undo-round / end`` do, as plain HTML forms (no JavaScript, a phone's width): pair
+What the command line's ``referee event pair / register / drop / undrop / deck / correct /
+penalty [withdraw] / repair / undo-round / change / start-round / end-round / length / end``
+do, as plain HTML forms (no JavaScript, a phone's width): pair
 the next round (after the last Swiss round that pairing makes the cut, EV-6.1) with the
 players still without a decklist named beside it (EV-2.8), or by hand (the tables typed one
 a line, EV-5.11); drop and undrop a player; attach a player's decklist before their
 deadline (EV-2.8); give a penalty (it reaches the match as ``event_penalize`` applies it,
 EV-8.6) and withdraw one from the event's list of penalties (EV-8.7); re-pair the latest
 round (with the engine or by hand) or undo it, with the reason EV-5.11 and EV-5.12 ask for;
-end the event (EV-1.4). Players are typed by name from one ``<datalist>`` the forms share
+end the event (EV-1.4); register players (after round 1: a late entry, EV-2.3), correct a
+reported result with its reason (EV-8.1), change the Swiss rounds or the cut while allowed
+(EV-1.5), mark the round started and ended (EV-5.10), set the round length (EV-9.1). Once
+the event has ended the desk is its summary (the final standings' link, the penalties, the
+audit) with what the service still allows then: a correction, a penalty's withdrawal
+(not a disqualification's). Players are typed by name from one ``<datalist>`` the forms share
 (a 10,000-player event names each once); the service resolves the name as the command
 line's does and refuses one that is no player (EV-2.1).
 
@@ -17,8 +23,8 @@ carried out once per its key (``web.formkeys``), a refusal kept with its clause 
 was typed, then a redirect to the desk showing the outcome. Each action calls the service
 method the command line and the JSON API call, after the same access check (the write
 pipeline's authorize stage, ``service.access.authorize_event``): the head referee may do
-all of it; the scorekeeper, who enters players, drops them (``enter``) and sees only that
-form; anyone else is refused the page (403).
+all of it; the scorekeeper, who enters players (``enter``: registers, drops, corrects a
+result), sees those forms only; anyone else is refused the page (403).
 """
 
 from __future__ import annotations
