@@ -746,7 +746,12 @@ def test_the_ended_event_desk_is_a_summary_with_what_is_still_allowed(
     penalties = page.split('id="desk-penalties"')[1].split("</table>")[0]
     assert 'id="withdraw-form-1"' in penalties
     assert re.search(r'id="penalty-2">.*?<td>stands \(EV-8.7\)</td>', penalties, re.S)
-    audit = html.unescape(page.split('id="desk-audit"')[1].split("</section>")[0])
+    assert 'id="desk-audit-list"' not in page  # the audit is read when asked
+    audit_page = client.get(
+        f"/events/{event}/desk?audit=1", headers=auth(head)
+    ).text  # the link's page
+    assert f'href="/events/{event}/desk?audit=1#desk-audit" id="desk-audit-link"' in page
+    audit = html.unescape(audit_page.split('id="desk-audit"')[1].split("</section>")[0])
     assert "penalty</b>: number=1, player=Ben, round=1, infraction=tardiness" in audit
     assert re.search(r"penalty</b>: number=2, player=Cal, [^<]*reason=marked<", audit), audit
     assert "by=," not in audit  # what is not known is left out, as the command line's
@@ -756,7 +761,8 @@ def test_the_ended_event_desk_is_a_summary_with_what_is_still_allowed(
         idem=key, action="correct", table=str(table), result="2-1-0", reason="the slip said 2-1"
     )
     assert desk.said(sent) == f"good: round 1 table {table} corrected to 2-1-0: the slip said 2-1"
-    assert "result corrected</b>: round=1" in html.unescape(desk.shown(sent))
+    shown = client.get(f"/events/{event}/desk?audit=1", headers=auth(head)).text
+    assert "result corrected</b>: round=1" in html.unescape(shown)
     key, _ = desk.form("withdraw-form-1")
     sent = desk.send(idem=key, action="withdraw", number="1", reason="he was on time")
     assert desk.said(sent).startswith("good: penalty 1 withdrawn: he was on time"), desk.said(sent)
@@ -765,6 +771,6 @@ def test_the_ended_event_desk_is_a_summary_with_what_is_still_allowed(
     assert desk.said(refused) == "bad: EV-1.4: the event has ended: nothing more can be entered"
 
     sam_desk = Desk(client, tokens["scorekeeper"], event)
-    _, page = sam_desk.form("correct-form")
-    assert 'id="desk-audit"' in page
+    _, page = sam_desk.form("correct-form", f"/events/{event}/desk?audit=1")
+    assert 'id="desk-audit-list"' in page
     assert 'id="desk-penalties"' not in page
