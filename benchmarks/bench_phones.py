@@ -461,35 +461,38 @@ def cpu_seconds(pid: int) -> float:
     return own + sum(cpu_seconds(int(child)) for child in children)
 
 
+@dataclass(frozen=True)
+class Hall:
+    """The server under test: its port, the event, the head referee's and the players'
+    tokens, and the server's process (whose CPU time is read)."""
+
+    port: int
+    event: str
+    head: str
+    tokens: dict[str, str]
+    pid: int
+
+
 async def trial(
-    port: int,
-    event: str,
-    head: str,
-    tokens: dict[str, str],
-    n: int,
-    window: float,
-    seed: int,
-    pid: int,
-    end_seconds: float = 0.0,
-    own_share: float = 0.5,
+    hall: Hall, n: int, window: float, seed: int, end_seconds: float = 0.0, own_share: float = 0.5
 ) -> dict[str, Any]:
-    e = quote(event)
+    e = quote(hall.event)
     # the pairings go up (the last round was reported)
-    status, data, paired = await head_post(port, head, f"/api/events/{e}/rounds", {})
+    status, data, paired = await head_post(hall.port, hall.head, f"/api/events/{e}/rounds", {})
     assert status == 201, data[:300]
     new_rows = json.loads(data)
     print(f"[phones] round paired in {paired:.1f} s; {n} phones arrive", flush=True)
     # the version the pairing made (the answer is the store's, whichever process asked):
     # a page of an older version from then on is a stale answer (a process that has not
     # heard of the other's write)
-    paired_version = await event_version(port, event, head)
+    paired_version = await event_version(hall.port, hall.event, hall.head)
 
     rng = random.Random(seed)
-    names = rng.sample(sorted(tokens), n)
+    names = rng.sample(sorted(hall.tokens), n)
     phones = []
     for name in names:
         arrive = rng.uniform(0, window)
-        phones.append(Phone(name, tokens[name], arrive, rng.uniform(arrive, window + 1)))
+        phones.append(Phone(name, hall.tokens[name], arrive, rng.uniform(arrive, window + 1)))
     stop = asyncio.Event()
     lag: list[float] = []
     # The client's own full collections scanned its 4,000 phones' objects: 0.4-1.6 s pauses
@@ -504,14 +507,16 @@ async def trial(
     streams: list[Any] = []
     t0 = time.monotonic()
     overflows = listen_overflows()
-    server_cpu = cpu_seconds(pid)
+    server_cpu = cpu_seconds(hall.pid)
     db_cpu = database_cpu()
     client_cpu = time.process_time()
     health: list[tuple[float, float]] = []
-    monitoring = asyncio.create_task(monitor(port, stop, t0, health))
-    conns = await asyncio.gather(*(one_phone(p, port, event, t0, stop, streams) for p in phones))
+    monitoring = asyncio.create_task(monitor(hall.port, stop, t0, health))
+    conns = await asyncio.gather(
+        *(one_phone(p, hall.port, hall.event, t0, stop, streams) for p in phones)
+    )
     await asyncio.sleep(1.0)  # the last subscriptions settle
-    server_cpu = cpu_seconds(pid) - server_cpu
+    server_cpu = cpu_seconds(hall.pid) - server_cpu
     overflows = listen_overflows() - overflows
     db_cpu = database_cpu() - db_cpu
     client_cpu = time.process_time() - client_cpu
@@ -536,9 +541,10 @@ async def trial(
 
     # one result: every subscriber must hear of it, then re-reads its own page
     first = next(r for r in new_rows if not r["bye"])
-    reread_cpu = cpu_seconds(pid)  # the change, its fan-out, any pages made ahead, the re-reads
+    # the change, its fan-out, any pages made ahead, the re-reads
+    reread_cpu = cpu_seconds(hall.pid)
     status, data, _ = await head_post(
-        port, head, f"/api/events/{e}/results", {"slips": [f"{first['table']}=2-0-0"]}
+        hall.port, hall.head, f"/api/events/{e}/results", {"slips": [f"{first['table']}=2-0-0"]}
     )
     assert status == 201, data[:300]
     reported = time.monotonic()
@@ -547,7 +553,7 @@ async def trial(
         await asyncio.sleep(0.05)
     delays = [p.changed_at - reported for p in phones if p.changed_at is not None]
     missed = sum(1 for p in phones if p.changed_at is None)
-    reported_version = await event_version(port, event, head)
+    reported_version = await event_version(hall.port, hall.event, hall.head)
 
     reread_started = time.monotonic()
     if AT_ONCE[0]:
@@ -555,7 +561,7 @@ async def trial(
     else:
         await asyncio.gather(*(reread(p, c) for p, c in zip(phones, conns, strict=True)))
     reread_s = time.monotonic() - reread_started
-    reread_cpu = cpu_seconds(pid) - reread_cpu
+    reread_cpu = cpu_seconds(hall.pid) - reread_cpu
     stop.set()
     await asyncio.gather(*streams, return_exceptions=True)
     watcher.cancel()
@@ -570,15 +576,13 @@ async def trial(
     rest_rows = [r for r in new_rows if not r["bye"] and r["table"] != first["table"]]
     ending: dict[str, Any] = {}
     if end_seconds > 0:
-        ending = await end_of_round(
-            port, event, head, tokens, rest_rows, end_seconds, own_share, seed, pid
-        )
+        ending = await end_of_round(hall, rest_rows, end_seconds, own_share, seed)
     else:
         rest = [f"{r['table']}={SLIPS[r['table'] % 5]}" for r in rest_rows]
         for at in range(0, len(rest), REST_AT_ONCE):  # a body within the server's limit
             slips = rest[at : at + REST_AT_ONCE]
             status, data, _ = await head_post(
-                port, head, f"/api/events/{e}/results", {"slips": slips}
+                hall.port, hall.head, f"/api/events/{e}/results", {"slips": slips}
             )
             assert status == 201, data[:300]
 
@@ -651,29 +655,21 @@ async def trial(
 
 
 async def end_of_round(
-    port: int,
-    event: str,
-    head: str,
-    tokens: dict[str, str],
-    rows: list[dict[str, Any]],
-    seconds: float,
-    own_share: float,
-    seed: int,
-    pid: int,
+    hall: Hall, rows: list[dict[str, Any]], seconds: float, own_share: float, seed: int
 ) -> dict[str, Any]:
     """The end of a round: every table's result arrives at a random moment of ``seconds``
     through the HTTP API, ``own_share`` of them as the players' own reports (the first
     listed reports, the opponent confirms: two writes), the others as the staff's slip of
     that table (one write). Then the standings page is read every 20 ms until it shows the
     version the last report made: how long after the last answer it was current."""
-    e = quote(event)
+    e = quote(hall.event)
     rng = random.Random(seed * 7 + 1)
     writes: list[tuple[str, float]] = []
     errors: list[str] = []
     done_at: list[float] = []
 
     async def post(token: str, path: str, body: Any, what: str) -> tuple[int, bytes]:
-        conn = Connection("127.0.0.1", port)
+        conn = Connection("127.0.0.1", hall.port)
         started = time.monotonic()
         try:
             status, _, data = await conn.request(
@@ -699,7 +695,7 @@ async def end_of_round(
         first, second = row["players"]
         if own:
             status, data = await post(
-                tokens[first],
+                hall.tokens[first],
                 f"/api/events/{e}/reports",
                 {"result": slip, "table": table},
                 "report",
@@ -707,23 +703,25 @@ async def end_of_round(
             if status == 201:
                 number = json.loads(data)["report"]
                 await post(
-                    tokens[second], f"/api/events/{e}/reports/{number}/confirm", {}, "confirm"
+                    hall.tokens[second], f"/api/events/{e}/reports/{number}/confirm", {}, "confirm"
                 )
         else:
-            await post(head, f"/api/events/{e}/results", {"slips": [f"{table}={slip}"]}, "slip")
+            await post(
+                hall.head, f"/api/events/{e}/results", {"slips": [f"{table}={slip}"]}, "slip"
+            )
         done_at.append(time.monotonic())
 
-    before = await event_version(port, event, head)
-    cpu = cpu_seconds(pid)
+    before = await event_version(hall.port, hall.event, hall.head)
+    cpu = cpu_seconds(hall.pid)
     t0 = time.monotonic()
     await asyncio.gather(
         *(one(row, rng.uniform(0, seconds), rng.random() < own_share) for row in rows)
     )
     last = max(done_at, default=time.monotonic())
     spent = time.monotonic() - t0
-    cpu = cpu_seconds(pid) - cpu
-    conn = Connection("127.0.0.1", port)
-    auth = {"Authorization": f"Bearer {head}"}
+    cpu = cpu_seconds(hall.pid) - cpu
+    conn = Connection("127.0.0.1", hall.port)
+    auth = {"Authorization": f"Bearer {hall.head}"}
     _, _, info = await conn.request("GET", f"/api/events/{e}", headers=auth)
     version = int(json.loads(info)["version"])
     current_after = float("nan")
@@ -754,7 +752,7 @@ async def end_of_round(
         "end_error_samples": errors[:5],
         "end_server_cpu_per_write_ms": cpu / max(1, len(writes)) * 1000,
         "standings_current_after_s": current_after,
-        "end_facts_and_commits": event_commits(event, before),  # PostgreSQL: writes per commit
+        "end_facts_and_commits": event_commits(hall.event, before),  # PostgreSQL: writes per commit
     }
 
 
@@ -776,7 +774,7 @@ def run(kind: str, args: argparse.Namespace, workdir: Path) -> list[dict[str, An
         if kind == "postgres" and args.workers > 1:
             flags += ["--workers", str(args.workers)]
         process, port = serve(store, workdir, flags, args.profile)
-        server_pid = process.pid
+        hall = Hall(port, event, head, tokens, process.pid)
         try:
             results = []
 
@@ -792,18 +790,7 @@ def run(kind: str, args: argparse.Namespace, workdir: Path) -> list[dict[str, An
             print(f"[{kind}] client ceiling: GET /api/health {ceiling:.0f}/s (50 connections)")
             for i, n in enumerate(args.phones):
                 result = asyncio.run(
-                    trial(
-                        port,
-                        event,
-                        head,
-                        tokens,
-                        n,
-                        args.window,
-                        args.seed + i,
-                        server_pid,
-                        args.end_of_round,
-                        args.own_share,
-                    )
+                    trial(hall, n, args.window, args.seed + i, args.end_of_round, args.own_share)
                 )
                 result["store"] = kind
                 result["health_per_s"] = ceiling

@@ -49,17 +49,8 @@ def main() -> None:
     started = time.process_time()
     try:
         with tempfile.TemporaryDirectory() as folder:
-            f = drill(
-                Path(folder),
-                {**SETTINGS, "POSTGRES_SCHEMA": schema},
-                initial=args.initial,
-                rate=args.rate,
-                steady=args.steady,
-                cut=args.cut,
-                after=args.after,
-                kills=args.kills,
-                seed=args.seed,
-            )
+            # the options are the drill's own keywords (initial, rate, ..., seed)
+            f = drill(Path(folder), {**SETTINGS, "POSTGRES_SCHEMA": schema}, **vars(args))
     finally:
         with psycopg.connect(_dsn(), autocommit=True) as conn:
             conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")

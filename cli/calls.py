@@ -15,7 +15,17 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from cli.event import event_app
-from cli.face import EventArg, JsonOpt, emit_json, emit_rows, fail, handled, settings
+from cli.face import (
+    CallAfterOpt,
+    EventArg,
+    JsonOpt,
+    dotted,
+    emit_json,
+    emit_rows,
+    fail,
+    handled,
+    settings,
+)
 
 if TYPE_CHECKING:
     from service.api import CallRow, EventService, ReportRow
@@ -44,15 +54,17 @@ def _event(svc: EventService, event: str | None) -> str:
 
 
 def _line(row: CallRow) -> str:
-    held = f" · held by {row.holder}" if row.holder else ""
-    why = f" · {row.reason}" if row.reason else ""
-    note = f" · {row.note}" if row.note else ""
-    late = " · OVERDUE" if row.overdue else ""
     gone = " as paired before it was taken back (EV-10.8)" if row.taken_back else ""
-    return (
-        f"call {row.call} · {row.stage or f'round {row.round}'} table {row.table} "
-        f"({' v '.join(row.players)}){gone} · "
-        f"by {row.by} · {row.status}{held} · {row.age_seconds:g} s{late}{why}{note}"
+    return dotted(
+        f"call {row.call}",
+        f"{row.stage or f'round {row.round}'} table {row.table} ({' v '.join(row.players)}){gone}",
+        f"by {row.by}",
+        row.status,
+        f"held by {row.holder}" if row.holder else None,
+        f"{row.age_seconds:g} s",
+        "OVERDUE" if row.overdue else None,
+        row.reason or None,
+        row.note or None,
     )
 
 
@@ -90,7 +102,6 @@ def call(
       referee call 4 --event $ev --reason 'rules question'
       referee call resolve 3 --note 'explained PZ-6.2'
     """
-    import msgspec
 
     with handled():
         svc = settings.events()
@@ -118,7 +129,7 @@ def call(
                 fail(f"{what!r} is not a table number (nor claim, escalate or resolve)")
             row = svc.event_call(_event(svc, event), table, by=by, reason=reason)
         if as_json:
-            emit_json(msgspec.to_builtins(row))
+            emit_json(row)
         else:
             typer.echo(_line(row))
 
@@ -127,10 +138,7 @@ def call(
 def calls(
     event: EventOpt = None,
     every: Annotated[bool, typer.Option("--all", help="Resolved calls too.")] = False,
-    call_after: Annotated[
-        int,
-        typer.Option("--call-after", min=1, max=3600, help="An open call is overdue after N s."),
-    ] = 60,
+    call_after: CallAfterOpt = 60,
     as_json: JsonOpt = False,
 ) -> None:
     """The judge calls not resolved (oldest first) of one event, or of every running

@@ -7,10 +7,12 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from cli.face import (
+    CallAfterOpt,
     GameArg,
     GameTypeOpt,
     JsonOpt,
     ReasonOpt,
+    dotted,
     emit_json,
     fail,
     handled,
@@ -200,10 +202,7 @@ def queue(
             help="Minutes a game may run unless its time_limit label says otherwise.",
         ),
     ] = 50,
-    call_after: Annotated[
-        int,
-        typer.Option("--call-after", help="An unclaimed judge call is overdue after N seconds."),
-    ] = 60,
+    call_after: CallAfterOpt = 60,
     as_json: JsonOpt = False,
 ) -> None:
     """What needs a referee now, across every table, by urgency then age: judge calls,
@@ -219,13 +218,11 @@ def queue(
       referee queue
     """
     with handled():
-        import msgspec
-
         room = settings.service().queue(
             tables=table, idle_minutes=idle, time_limit=time_limit, call_seconds=call_after
         )
         if as_json:
-            emit_json(msgspec.to_builtins(room))
+            emit_json(room)
             return
         if not room.needs and not room.info:
             typer.echo("nothing waits for a referee")
@@ -250,10 +247,12 @@ def _queue_line(item: QueueItem) -> str:
         if item.tournament
         else item.game_id
     )
-    players = " vs ".join(item.players.values())
-    line = f"{flag}{where} · {players} · {what} · {item.age_minutes:g} min · {item.line}"
-    if item.referee:
-        line += f" · table referee {item.referee}"
-    if item.last:
-        line += f" · last: {item.last}"
-    return line
+    return dotted(
+        f"{flag}{where}",
+        " vs ".join(item.players.values()),
+        what,
+        f"{item.age_minutes:g} min",
+        item.line,
+        f"table referee {item.referee}" if item.referee else None,
+        f"last: {item.last}" if item.last else None,
+    )

@@ -14,12 +14,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cli.event_fixes import DeckOpt, SealedOpt
+from cli.event_fixes import DeckOpt
 from cli.event_fixes import register as register_fixes
 from cli.face import (
+    EntrantArg,
     EventArg,
     JsonOpt,
     ReasonOpt,
+    SealedOpt,
     deck_from,
     emit,
     emit_json,
@@ -250,7 +252,7 @@ def register(
 @event_app.command("drop")
 def drop(
     event: EventArg,
-    name: Annotated[str, typer.Argument(help="The player who leaves.")],
+    name: EntrantArg,
     reason: Annotated[str, typer.Option("--reason", help="Why (kept in the log).")] = "",
 ) -> None:
     """Drop a player: they leave after the current round and stay in the standings; in a
@@ -264,9 +266,22 @@ def drop(
         typer.echo(settings.events().event_drop(event, name, reason=reason).line)
 
 
-def _read_manual(path: Path) -> dict[str, Any]:
+ManualOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--manual",
+        help='Pairings by hand, a JSON file: {"pairs": [["Ann","Ben"]], "byes": ["Cal"]} '
+        '(pods: {"pods": [[...]]}).',
+    ),
+]
+
+
+def _read_manual(path: Path | None) -> dict[str, Any] | None:
+    """The pairings a ``--manual`` file gives, or ``None`` without one."""
     import msgspec
 
+    if path is None:
+        return None
     try:
         data = msgspec.json.decode(path.read_bytes())
     except msgspec.DecodeError as exc:
@@ -288,14 +303,7 @@ def _print_pairings(rows: list[PairingRow]) -> None:
 @event_app.command("pair")
 def pair(
     event: EventArg,
-    manual: Annotated[
-        Path | None,
-        typer.Option(
-            "--manual",
-            help='Pair by hand: JSON {"pairs": [["Ann","Ben"]], "byes": ["Cal"]} '
-            '(pods: {"pods": [[...]]}).',
-        ),
-    ] = None,
+    manual: ManualOpt = None,
     reason: Annotated[
         str, typer.Option("--reason", help="Why the round is paired by hand (audit).")
     ] = "",
@@ -311,9 +319,10 @@ def pair(
       referee event pair $ev --manual hand.json --reason 'travel byes'
     """
     with handled():
-        spec = _read_manual(manual) if manual is not None else None
         svc = settings.events()
-        rows = svc.event_pair(event, manual=spec, reason=reason, by=settings.referee)
+        rows = svc.event_pair(
+            event, manual=_read_manual(manual), reason=reason, by=settings.referee
+        )
         missing = svc.event_missing_decks(event)
         if as_json:
             emit_json(rows)
@@ -330,26 +339,21 @@ def pair(
 def repair(
     event: EventArg,
     reason: Annotated[str, typer.Option("--reason", help="Why the head judge re-pairs (audit).")],
-    manual: Annotated[
-        Path | None,
-        typer.Option(
-            "--manual",
-            help="The new pairings by hand (JSON, as pair), before any result. Without it "
-            "the engine re-pairs the open round and tables with a result keep it.",
-        ),
-    ] = None,
+    manual: ManualOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Re-pair the open round (head judge, EV-5.12): shows the tables kept and what moved;
-    the replaced tables' games are closed as void (EV-3.9).
+    the replaced tables' games are closed as void (EV-3.9). The engine re-pairs it, and
+    tables with a result keep it; or --manual gives the new pairings, before any result.
 
     \b
     Example:
       referee event repair $ev --reason 'Hal is back'
     """
     with handled():
-        spec = _read_manual(manual) if manual is not None else None
-        done = settings.events().event_repair_moves(event, spec, reason=reason, by=settings.referee)
+        done = settings.events().event_repair_moves(
+            event, _read_manual(manual), reason=reason, by=settings.referee
+        )
         if as_json:
             emit_json(done)
             return

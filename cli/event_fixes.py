@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cli.face import EventArg, JsonOpt, emit, handled, one_deck, settings
+from cli.face import EntrantArg, EventArg, JsonOpt, SealedOpt, emit, handled, one_deck, settings
 
 if TYPE_CHECKING:
     from service.api import DrawInfo, EventInfo, Undone
@@ -18,10 +18,6 @@ if TYPE_CHECKING:
 LoggedReasonOpt = Annotated[str, typer.Option("--reason", help="Why (kept in the log and audit).")]
 
 DeckOpt = Annotated[Path | None, typer.Option("--deck", help="The player's event decklist (open).")]
-SealedOpt = Annotated[
-    str | None,
-    typer.Option("--sealed", help="COMMIT:SIZE from 'referee deck seal' (stays sealed)."),
-]
 
 
 def register(group: typer.Typer) -> None:
@@ -55,11 +51,7 @@ def _print_undone(done: Undone) -> None:
         typer.echo(f"closed as void: {', '.join(done.voided)}")
 
 
-def undrop(
-    event: EventArg,
-    name: Annotated[str, typer.Argument(help="The player dropped by mistake.")],
-    reason: LoggedReasonOpt,
-) -> None:
+def undrop(event: EventArg, name: EntrantArg, reason: LoggedReasonOpt) -> None:
     """Return a dropped player (EV-2.7): paired again from the next round.
 
     \b
@@ -102,10 +94,7 @@ def _print_rounds_and_cut(info: EventInfo) -> None:
 
 
 def deck(
-    event: EventArg,
-    name: Annotated[str, typer.Argument(help="The registered player.")],
-    deck_file: DeckOpt = None,
-    sealed: SealedOpt = None,
+    event: EventArg, name: EntrantArg, deck_file: DeckOpt = None, sealed: SealedOpt = None
 ) -> None:
     """Attach or replace a player's event decklist until their first round is paired
     (EV-2.8, MTR 2.7); then it is locked. The list is checked as at registration.

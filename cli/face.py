@@ -461,6 +461,12 @@ def public_key_arg(value: str) -> str:
     return key
 
 
+def dotted(*parts: str | None) -> str:
+    """A listing's line: its parts joined by `` · ``, those given as ``None`` left out (an
+    empty part stays, as a column with nothing in it)."""
+    return " · ".join(part for part in parts if part is not None)
+
+
 def echo_err(text: str) -> None:
     typer.echo(text, err=True)
 
@@ -479,8 +485,33 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")
 ReasonOpt = Annotated[str, typer.Option("--reason", help="Why.")]
 GameTypeOpt = Annotated[str | None, typer.Option("--game-type", "-g", help="Only this game type.")]
 EventArg = Annotated[str, typer.Argument(help="The event's id (ev-...), as 'event new' printed.")]
+EntrantArg = Annotated[str, typer.Argument(help="The player's name, as registered in the event.")]
 GameArg = Annotated[
     str, typer.Argument(help="Game id, or a unique ending of it (at least 4 characters).")
+]
+VariantOpt = Annotated[
+    list[str] | None,
+    typer.Option("--variant", help="KEY=VALUE ruling switch ('referee rules GAME' lists them)."),
+]
+SealedOpt = Annotated[
+    str | None,
+    typer.Option("--sealed", help="COMMIT:SIZE from 'referee deck seal' (stays sealed)."),
+]
+PublicKeyOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--public-key",
+        help="The public key (hex, or a file holding it) that signed the checkpoint.",
+    ),
+]
+CallAfterOpt = Annotated[
+    int,
+    typer.Option(
+        "--call-after",
+        min=1,
+        max=3600,
+        help="A judge call nobody has claimed is overdue after N seconds.",
+    ),
 ]
 AsOpt = Annotated[
     str | None,

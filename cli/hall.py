@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from cli.event import event_app
-from cli.face import EventArg, GameArg, JsonOpt, emit_json, fail, handled, settings
+from cli.face import EventArg, GameArg, JsonOpt, emit, fail, handled, settings
 
 if TYPE_CHECKING:
     from service.api import ClockView
@@ -40,16 +40,6 @@ def print_clock(view: ClockView) -> None:
         typer.echo(f"  extension: table {ext.table} +{ext.minutes} min ({ext.reason})")
 
 
-def _show(view: ClockView, as_json: bool) -> None:
-    """The clock as JSON (``--json``, for scripts), else in people's form."""
-    if as_json:
-        import msgspec
-
-        emit_json(msgspec.to_builtins(view))
-        return
-    print_clock(view)
-
-
 @event_app.command("clock")
 def clock(
     event: EventArg,
@@ -71,7 +61,7 @@ def clock(
             view = svc.event_clock_view(event)
         else:
             view = svc.event_clock(event, action, by=settings.referee)
-        _show(view, as_json)
+        emit(view, as_json, print_clock)
 
 
 @event_app.command("extend")
@@ -94,7 +84,7 @@ def extend(
         view = settings.service().event_extend(
             event, table, minutes, reason=reason, by=settings.referee
         )
-        _show(view, as_json)
+        emit(view, as_json, print_clock)
 
 
 @event_app.command("length")

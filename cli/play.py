@@ -15,6 +15,8 @@ from cli.face import (
     GameArg,
     JsonOpt,
     ReasonOpt,
+    SealedOpt,
+    VariantOpt,
     emit_json,
     fail,
     handled,
@@ -34,6 +36,11 @@ if TYPE_CHECKING:
 app = typer.Typer()
 
 META = ("event", "site", "round", "table")
+
+
+def _label(name: str) -> Any:
+    """The option of one tournament label of ``META`` (``--site``: the site)."""
+    return typer.Option(f"--{name}", help=f"Tournament label: the {name}.")
 
 
 def _setup_help() -> str:
@@ -166,12 +173,7 @@ def new(
             "prints one); that player's token reads the seat, and no one else's.",
         ),
     ] = None,
-    variant: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--variant", help="KEY=VALUE ruling switch ('referee rules GAME' lists them)."
-        ),
-    ] = None,
+    variant: VariantOpt = None,
     ruleset: Annotated[
         str | None, typer.Option("--ruleset", help="Ruleset version to pin.")
     ] = None,
@@ -190,16 +192,10 @@ def new(
             help="SEAT=COMMITMENT:SIZE: register a sealed decklist ('referee deck seal FILE').",
         ),
     ] = None,
-    event: Annotated[
-        str | None, typer.Option("--event", help="Tournament label: the event.")
-    ] = None,
-    site: Annotated[str | None, typer.Option("--site", help="Tournament label: the site.")] = None,
-    round_: Annotated[
-        str | None, typer.Option("--round", help="Tournament label: the round.")
-    ] = None,
-    table: Annotated[
-        str | None, typer.Option("--table", help="Tournament label: the table.")
-    ] = None,
+    event: Annotated[str | None, _label("event")] = None,
+    site: Annotated[str | None, _label("site")] = None,
+    round_: Annotated[str | None, _label("round")] = None,
+    table: Annotated[str | None, _label("table")] = None,
     time_limit: Annotated[
         int | None,
         typer.Option(
@@ -357,9 +353,7 @@ def act(
                 game, action, actor=by, by=settings.referee, dry_run=dry_run
             )
         if as_json:
-            import msgspec
-
-            emit_json(msgspec.to_builtins(result))
+            emit_json(result)
         else:
             out, err = entry_lines(result)
             if offline:
@@ -376,9 +370,7 @@ def act(
 
 def _echo_written(written: WrittenEvents, as_json: bool = False) -> None:
     if as_json:
-        import msgspec
-
-        emit_json(msgspec.to_builtins(written))
+        emit_json(written)
         return
     for number, summary in zip(written.events, written.summaries, strict=True):
         typer.echo(f"event {number}: {summary}")
@@ -694,9 +686,7 @@ def deck_register(
     file: Annotated[
         Path | None, typer.Argument(help="The decklist file (open registration).")
     ] = None,
-    sealed: Annotated[
-        str | None, typer.Option("--sealed", help="COMMITMENT:SIZE from 'deck seal'.")
-    ] = None,
+    sealed: SealedOpt = None,
 ) -> None:
     """Register a seat's decklist before the first action (REF-5.1, REF-5.2).
 

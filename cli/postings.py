@@ -8,7 +8,15 @@ from typing import Annotated, Literal
 
 import typer
 
-from cli.face import EXIT_REJECTED, JsonOpt, emit_json, handled, public_key_arg, settings
+from cli.face import (
+    EXIT_REJECTED,
+    JsonOpt,
+    PublicKeyOpt,
+    emit_json,
+    handled,
+    public_key_arg,
+    settings,
+)
 
 PostingOpt = Annotated[
     bool,
@@ -63,19 +71,13 @@ def verify(
             "or the event's pages served it.",
         ),
     ],
-    public_key: Annotated[
-        str | None,
-        typer.Option(
-            "--public-key",
-            help="The event's public key (hex, or a file holding it): checks the checkpoint's "
-            "signature. Without it only the store's chain is checked.",
-        ),
-    ] = None,
+    public_key: PublicKeyOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Check that no result under a posting was changed without a recorded correction.
 
-    Checks the checkpoint's signature, that the store still extends the checkpoint, that the
+    Checks the checkpoint's signature (given the event's --public-key; without it only the
+    store's chain is checked), that the store still extends the checkpoint, that the
     event's facts up to the posting are intact, and that they give exactly the posted rows;
     then names each correction recorded since (who, when, why), which is not tampering.
     Exit 0 when the posting holds, 1 when a check fails, 2 when the file or event cannot be
@@ -87,14 +89,12 @@ def verify(
       referee event verify $ev --posting r3.json --public-key KEY_HEX_OR_FILE
     """
     with handled():
-        import msgspec
-
         from service.api import read_posting
 
         key = public_key_arg(public_key) if public_key is not None else None
         report = settings.service().verify_event_posting(event, read_posting(posting), key)
         if as_json:
-            emit_json(msgspec.to_builtins(report))
+            emit_json(report)
         else:
             what = f"{report.kind}" + (f" of round {report.round}" if report.round else " now")
             typer.echo(

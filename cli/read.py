@@ -95,8 +95,6 @@ def show(
       referee show $id --svg --as public > board.svg
     """
     with handled():
-        import msgspec
-
         if svg:
             if as_json or fen:
                 fail("--svg writes a drawing: not with --json or --fen")
@@ -121,7 +119,7 @@ def show(
         else:
             pos = settings.service(one_shot=True).position(game, at=at, viewer=as_)
         if as_json:
-            emit_json(msgspec.to_builtins(pos))
+            emit_json(pos)
             return
         typer.echo(header_line(pos))
         last = f"; last: {pos.last_action}" if pos.last_action else ""
@@ -151,8 +149,6 @@ def legal(
       referee legal $id --by p1
     """
     with handled():
-        import msgspec
-
         box = settings.outbox()
         if box is not None:
             from cli.offline import echo_synced
@@ -164,7 +160,7 @@ def legal(
         else:
             legal_now = settings.service().legal(game, seat=seat)
         if as_json:
-            emit_json(msgspec.to_builtins(legal_now))
+            emit_json(legal_now)
             return
         if legal_now.awaited is not None:
             typer.echo(legal_now.awaited.message)
@@ -249,12 +245,10 @@ def replay(
       referee replay $id --from 0 --session
     """
     with handled():
-        import msgspec
-
         svc = settings.service()
         frames = svc.replay(game, start=start, stop=stop, session=session, viewer=as_)
         if as_json:
-            emit_json(msgspec.to_builtins(frames))
+            emit_json(frames)
             return
         for frame in frames:
             for note in frame.notes:
@@ -298,8 +292,6 @@ def list_games(
       referee games --player Alice --status open
     """
     with handled():
-        import msgspec
-
         from service.results import GameQuery
         from service.wording import safe_text
 
@@ -315,7 +307,7 @@ def list_games(
             )
         )
         if as_json:
-            emit_json(msgspec.to_builtins(rows))
+            emit_json(rows)
             return
         if not rows:
             filtered = (
@@ -371,20 +363,18 @@ def rules(
       referee rules gammasphere --all --markdown > rules.md
     """
     with handled():
-        import msgspec
-
         from service.api import clauses, rulebook
 
         book = rulebook(game)
         if clause is not None:
             found = clauses(game, clause)
             if as_json:
-                emit_json(msgspec.to_builtins(found if len(found) > 1 else found[0]))
+                emit_json(found if len(found) > 1 else found[0])
                 return
             typer.echo("\n\n".join(clause_text(c, markdown) for c in found))
             return
         if as_json:
-            emit_json(msgspec.to_builtins(book))
+            emit_json(book)
             return
         if markdown:
             typer.echo(f"# {book.title}\n\n{book.source}\n")
@@ -444,11 +434,9 @@ def report(
       referee report $id score
     """
     with handled():
-        import msgspec
-
         found = settings.service().report(game, name, viewer=as_)
         if as_json:
-            emit_json(msgspec.to_builtins(found))
+            emit_json(found)
             return
         typer.echo(found.title)
         typer.echo(found.text)
@@ -468,6 +456,19 @@ def score(game: GameArg, as_: AsOpt = None, as_json: JsonOpt = False) -> None:
 catalog_app = typer.Typer(help="Check and list card catalogs.", no_args_is_help=True)
 app.add_typer(catalog_app, name="catalog")
 
+CatalogOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--catalog",
+        "--ruleset",
+        help="Which catalog: a shipped one by its ruleset (prismata/2020), or a table's own "
+        "catalog FILE as 'referee new GAME --catalog FILE' reads it (Crystale, Gammasphere).",
+    ),
+]
+CatalogKindOpt = Annotated[
+    str | None, typer.Option("--kind", help="Which kind of catalog, for games with several.")
+]
+
 
 @catalog_app.command("check")
 def catalog_check(
@@ -475,9 +476,7 @@ def catalog_check(
     game: Annotated[
         str | None, typer.Option("--game", help="Which game's catalog (default: guessed).")
     ] = None,
-    kind: Annotated[
-        str | None, typer.Option("--kind", help="Which kind of catalog, for games with several.")
-    ] = None,
+    kind: CatalogKindOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Validate a catalog file; one line naming the file and the problem if it is wrong.
@@ -534,15 +533,8 @@ def catalog_check(
 @catalog_app.command("show")
 def catalog_show(
     game: Annotated[str, typer.Argument(help="Game type.")],
-    ruleset: Annotated[
-        str | None,
-        typer.Option(
-            "--ruleset",
-            "--catalog",
-            help="Which catalog: a ruleset, or a table's own catalog FILE (Crystale, Gammasphere).",
-        ),
-    ] = None,
-    kind: Annotated[str | None, typer.Option("--kind", help="Which kind of catalog.")] = None,
+    catalog: CatalogOpt = None,
+    kind: CatalogKindOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """List a shipped catalog's entries by the names players know.
@@ -552,7 +544,7 @@ def catalog_show(
       referee catalog show gammasphere
     """
     with handled():
-        _catalog_rows(game, ruleset, kind, as_json)
+        _catalog_rows(game, catalog, kind, as_json)
 
 
 def _catalog_rows(game: str, ruleset: str | None, kind: str | None, as_json: bool) -> None:
@@ -600,15 +592,7 @@ def _catalog_rows(game: str, ruleset: str | None, kind: str | None, as_json: boo
 @app.command()
 def units(
     game: Annotated[str, typer.Argument(help="Game with a unit catalog: prismata.")] = "prismata",
-    catalog: Annotated[
-        str | None,
-        typer.Option(
-            "--catalog",
-            "--ruleset",
-            help="A shipped catalog by its ruleset (prismata/2020), or a table's own catalog "
-            "FILE as 'referee new GAME --catalog FILE' reads it (Crystale, Gammasphere).",
-        ),
-    ] = None,
+    catalog: CatalogOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """List a catalog's units with their stats, by display name ('catalog show').

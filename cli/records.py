@@ -15,6 +15,8 @@ from cli.face import (
     EXIT_USAGE,
     AsOpt,
     JsonOpt,
+    PublicKeyOpt,
+    VariantOpt,
     emit_json,
     fail,
     handled,
@@ -226,7 +228,7 @@ def import_(
                 )
             failed = [r for r in results if r.error or not r.agree]
             if as_json:
-                emit_json(msgspec.to_builtins(results))
+                emit_json(results)
             else:
                 for r in results:
                     if r.error:
@@ -386,9 +388,7 @@ def _what_plain_verify_cannot_see(recorded: int, broken: bool) -> str:
 @app.command()
 def verify(
     game: Annotated[str | None, typer.Argument(help="Game id; every game when omitted.")] = None,
-    variant: Annotated[
-        list[str] | None, typer.Option("--variant", help="KEY=VALUE: replay under another ruling.")
-    ] = None,
+    variant: VariantOpt = None,
     ruleset: Annotated[
         str | None, typer.Option("--ruleset", help="Replay under another ruleset version.")
     ] = None,
@@ -399,13 +399,7 @@ def verify(
             help="A checkpoint 'referee seal' printed (the line, or a file holding it).",
         ),
     ] = None,
-    public_key: Annotated[
-        str | None,
-        typer.Option(
-            "--public-key",
-            help="The public key (hex, or a file holding it) that signed the checkpoint.",
-        ),
-    ] = None,
+    public_key: PublicKeyOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Check hash chains and replay every decision; prove the store extends a signed
@@ -465,7 +459,7 @@ def verify(
                 fail("--variant/--ruleset needs a game")
             report = svc.what_if(game, variants=parse_pairs(variant, "--variant"), ruleset=ruleset)
             if as_json:
-                emit_json(msgspec.to_builtins(report))
+                emit_json(report)
                 return
             changes = (
                 ", ".join(f"{k}: {a} -> {b}" for k, (a, b) in report.changed.items()) or "nothing"

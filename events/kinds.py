@@ -435,15 +435,17 @@ def _fold_adjustment(view: Folding, event: AdjustmentRecorded) -> None:
     adjusting = adjustments_of(view.rules)
     if adjusting is not None:
         # The live check first (REF-6.4): a stored change that does not fit the position
-        # (an imported or edited one) is named, never applied; a move kept hidden changes
-        # what everyone knows as an unseen one (REF-6.6)
+        # (an imported or edited one) is named, never applied; a move between hidden zones
+        # not recorded revealed (kept hidden, or made before REF-6.6 said a word) changes
+        # what everyone knows as an unseen one
         state, violation = carried_out(
             adjusting.check_change,
             adjusting.apply_change,
             state,
             event.changes,
             view.rules.hidden_zones,
-            hidden=event.kept_hidden,
+            hidden=not event.shown_to_all,
+            keep=view.rules.kept_in_sight_of_its_seat,
         )
         if violation is not None:
             raise ReplayError(

@@ -40,11 +40,23 @@ from referee.verdicts import Violation, clause_section
 if TYPE_CHECKING:
     from events.view import GameView
 
-__all__ = ["event_line", "event_record", "event_summary", "redact", "safe_text"]
+__all__ = [
+    "HIDDEN_REASON",
+    "event_line",
+    "event_record",
+    "event_summary",
+    "redact",
+    "safe_text",
+]
 
 
 WITHHELD = "(withheld)"
 """What a viewer other than the referee reads for a line of an offline branch (REF-9.5)."""
+
+HIDDEN_REASON = "reason withheld under REF-6.6: it may name the hidden card"
+"""What a viewer who may not read the card an adjustment kept hidden reads for its reason
+(the referee's words may name the card): that an adjustment happened, its card, the
+clause and the zones, not the words (REF-6.6)."""
 
 
 def _may_see_seat(viewer: Viewer, seat: str) -> bool:
@@ -147,9 +159,12 @@ def redact(
         )
     if isinstance(event, DeckOpened) and not _may_see_seat(viewer, event.seat):
         return msgspec.structs.replace(event, decklist=Decklist(Multiset()), salt="")
-    if isinstance(event, AdjustmentRecorded) and event.kept_hidden:
-        # REF-6.6: a card moved between hidden zones is its seat's and the referee's to read
-        # (with no rules to say which zones are hidden, every named move is kept)
+    if isinstance(event, AdjustmentRecorded) and not event.shown_to_all:
+        # REF-6.6: a card moved between hidden zones is its seat's and the referee's to read,
+        # decided by the zones unless the referee recorded it revealed, so a record made
+        # before the clause (no word) is kept too; the free-text reason may name the card,
+        # so the viewer reads the clause in its place (with no rules to say which zones are
+        # hidden, every named move is kept)
         hidden_zones = (
             rules.hidden_zones
             if rules is not None
@@ -160,7 +175,11 @@ def redact(
         changes = hidden_from(event.changes, hidden_zones, viewer)
         if changes != event.changes:
             return msgspec.structs.replace(
-                event, changes=changes, notation=adjustment_notation(changes)
+                event,
+                changes=changes,
+                notation=adjustment_notation(changes),
+                reason=HIDDEN_REASON,
+                revealed=False,  # as this viewer reads it: a move kept hidden
             )
     if isinstance(event, ActionRejected):  # its text is its seat's; each reason is its own
         own = _may_see_seat(viewer, event.actor or "")

@@ -420,6 +420,12 @@ class GameRules(ABC, Generic[StateT, ActionT]):
     adjustments name them: a named card an adjustment moves between two of them is kept
     from the other viewers unless the referee records it revealed (REF-6.6)."""
 
+    def kept_in_sight_of_its_seat(self, state: StateT, seat: str, zone: str, card: str) -> StateT:
+        """``state`` after a card moved unseen into ``seat``'s hidden ``zone`` is known to
+        that seat and the referee to be ``card`` (a named move kept hidden, REF-6.6): what
+        their views show and the others' never do. The default keeps no such knowledge."""
+        return state
+
     seals_entries: ClassVar[bool] = False
     """Whether ``shown_notation`` hides entries only until the game reveals them
     (``still_sealed`` then says which are still hidden)."""

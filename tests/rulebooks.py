@@ -1,10 +1,9 @@
-"""Guards every game's rulebook tests share: clauses cited by the engine exist, every
-clause is named by a test, ids are numbered in order, interpretations carry their
+"""Guards the rulebook tests share: clauses cited by the engine exist, every clause is named
+by a test, ids are numbered in order, sections as stated, interpretations carry their
 variants, and no clause copies the published text.
 
-A game's ``test_<game>_rulebook.py`` calls these with its own prefix, package and
-sources; what is particular to a game (its sections, its variant keys) stays there, stated
-at once with ``check_book``.
+The contract suite (``tests/contract/test_rulebooks.py``) calls these for every shipped
+game, with each game's particulars (its sections, its variant keys) from its tables.
 """
 
 from __future__ import annotations
@@ -99,24 +98,6 @@ def check_variants_name_interpretations(game: str, rules: Any, keys: set[str]) -
         assert clause.variant == option.key, option.key
         assert not option.choices or option.default in option.choices
     assert {c.variant for c in book.clauses if c.variant} == keys
-
-
-def check_book(
-    game: str,
-    rules: Any,
-    *,
-    sections: list[str],
-    titles: list[str],
-    interpretations: str,
-    variants: set[str],
-) -> None:
-    """What a game's own rulebook tests state about its book: ``sections`` in order, the
-    first of them titled ``titles``, the book the rules answer; ``interpretations`` the
-    one section of interpretation clauses; ``variants`` the keys of the rules' variant
-    options, each naming an interpretation clause marked with it."""
-    check_sections(game, rules, sections, titles)
-    check_interpretations_are_section(game, interpretations)
-    check_variants_name_interpretations(game, rules, variants)
 
 
 def words(text: str) -> list[str]:

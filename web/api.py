@@ -31,11 +31,13 @@ import asyncio
 import json
 import os
 import tempfile
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
+from functools import partial
 from typing import Annotated, Any
 
 import msgspec
 from litestar import Controller, Request, Response, get, post
+from litestar.di import NamedDependency, Provide
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
@@ -78,6 +80,7 @@ from service.wording import rejection_text
 from web.context import IMPORT_BODY_LIMIT, Web
 from web.guards import (
     CallerDep,
+    Guard,
     Route,
     SeatingDep,
     WebDep,
@@ -107,7 +110,7 @@ from web.schemas import (
     WithdrawIn,
 )
 
-__all__ = ["HANDLERS", "PROBLEMS", "entry_answer", "expected_version", "health"]
+__all__ = ["HANDLERS", "PROBLEMS", "entry_answer", "expected_version", "guarded", "health"]
 
 AnyRequest = Request[Any, Any, Any]
 Answer = tuple[int, Any, dict[str, str]]  # a write's status, body and headers
@@ -180,6 +183,12 @@ def _writes(action: Action, responses: Mapping[int, ResponseSpec] = PROBLEMS) ->
     """A game write route's options: written (201), the role's ``action`` in the path's game
     checked by a guard (``may_game``) before the body is read."""
     return Route(responses=responses, status_code=201, guards=[may_game(action)])
+
+
+def guarded(guard: Guard) -> Route:
+    """A read route's options: the API's problem documents, and ``guard``, which settles
+    whether the caller may read before anything else is."""
+    return Route(responses=PROBLEMS, guards=[guard])
 
 
 def _decks(given: dict[str, Any]) -> dict[str, Deck]:
@@ -691,8 +700,7 @@ class RecordsController(Controller):
     @get(
         "/games/{game_id:str}/audit",
         summary="The audit dossier (referees and scorekeepers)",
-        responses=PROBLEMS,
-        guards=[may_game("audit")],
+        **guarded(may_game("audit")),
     )
     async def audit(
         self, web: WebDep, seating: SeatingDep, dispute: FromQuery[int | None] = None
@@ -703,8 +711,7 @@ class RecordsController(Controller):
     @get(
         "/games/{game_id:str}/verify",
         summary="Check one game's hash chain and decisions",
-        responses=PROBLEMS,
-        guards=[may_game("verify")],
+        **guarded(may_game("verify")),
     )
     async def verify_game(self, web: WebDep, seating: SeatingDep) -> GameReport:
         report: VerifyReport = await web.run(web.svc.verify, seating.game_id)
@@ -713,8 +720,7 @@ class RecordsController(Controller):
     @get(
         "/verify",
         summary="Check every game of the store (referees and scorekeepers)",
-        responses=PROBLEMS,
-        guards=[may("verify")],
+        **guarded(may("verify")),
     )
     async def verify_all(self, web: WebDep) -> VerifyReport:
         return await web.run(web.svc.verify, None)
@@ -812,6 +818,35 @@ def _signature(room: RoomView) -> Signature:
     ]
 
 
+QueueRead = Callable[[], RoomView]
+"""The queue as its reader reads it, read again at each call (a live page's)."""
+QueueReadDep = NamedDependency[QueueRead]
+
+
+def _provide_queue_read(
+    web: WebDep,
+    caller: CallerDep,
+    idle: FromQuery[int] = 10,
+    time_limit: FromQuery[int] = 50,
+    call_after: FromQuery[int] = 60,
+) -> QueueRead:
+    """The queue as ``caller`` reads it (a table referee: their tables; the scorekeeper: the
+    results; a token of an event: that event's) with the page's settings: minutes before a
+    table counts as idle, a game's time limit, seconds before a judge call is overdue."""
+    return partial(
+        web.svc.queue,
+        tables=queue_tables(caller),
+        idle_minutes=idle,
+        time_limit=time_limit,
+        results_only=queue_results_only(caller),
+        call_seconds=call_after,
+        event=caller.event,
+    )
+
+
+QUEUE_READ = {"queue_read": Provide(_provide_queue_read, sync_to_thread=False)}
+
+
 class RoomController(Controller):
     """The hall as the referees and the public follow it."""
 
@@ -834,69 +869,36 @@ class RoomController(Controller):
         "still playing (head: every table; a table referee: their own; the scorekeeper: the "
         "results)",
         responses=PROBLEMS,
+        dependencies=QUEUE_READ,
     )
-    async def queue(
-        self,
-        web: WebDep,
-        caller: CallerDep,
-        idle: FromQuery[int] = 10,
-        time_limit: FromQuery[int] = 50,
-        call_after: FromQuery[int] = 60,
-    ) -> RoomView:
-        return await web.run(
-            web.svc.queue,
-            tables=queue_tables(caller),
-            idle_minutes=idle,
-            time_limit=time_limit,
-            results_only=queue_results_only(caller),
-            call_seconds=call_after,
-            event=caller.event,
-        )
+    async def queue(self, web: WebDep, queue_read: QueueReadDep) -> RoomView:
+        return await web.run(queue_read)
 
     @get(
         "/queue/events",
         summary="The queue as server-sent events: 'queue' (the whole queue) whenever it changes",
         responses=PROBLEMS,
+        dependencies=QUEUE_READ,
     )
     async def queue_events(
         self,
         request: AnyRequest,
         web: WebDep,
-        caller: CallerDep,
+        queue_read: QueueReadDep,
         after: FromQuery[int | None] = None,
-        idle: FromQuery[int] = 10,
-        time_limit: FromQuery[int] = 50,
-        call_after: FromQuery[int] = 60,
     ) -> ServerSentEvent:
         """The page's own settings (``idle``, ``time_limit``, ``call_after``) decide what
         counts as changed; the queue is also read again every ``QUEUE_RECHECK`` seconds with
         no new event, since a table goes idle or over time without one."""
-        tables = queue_tables(caller)
-        results_only = queue_results_only(caller)
         start = _after(request, after)
-        await web.run(  # bad settings: one problem document now, not a broken stream
-            web.svc.queue,
-            tables=tables,
-            idle_minutes=idle,
-            time_limit=time_limit,
-            call_seconds=call_after,
-            event=caller.event,
-        )
+        await web.run(queue_read)  # bad settings: one problem document now, not a broken stream
 
         async def stream() -> AsyncIterator[ServerSentEventMessage]:
             shown: Signature | None = None
             looked = start
             while not web.hub.closing:
                 looked = web.hub.last_id
-                room = await web.run(
-                    web.svc.queue,
-                    tables=tables,
-                    idle_minutes=idle,
-                    time_limit=time_limit,
-                    results_only=results_only,
-                    call_seconds=call_after,
-                    event=caller.event,
-                )
+                room = await web.run(queue_read)
                 now = _signature(room)
                 if shown is None or now != shown:
                     if shown is not None or room.changed > start:

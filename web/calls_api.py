@@ -10,7 +10,8 @@ stream (``/api/queue/events``) and the event's pages move at once.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
 
 import msgspec
 from litestar import Controller, Response, get, post
@@ -36,6 +37,7 @@ WRITES = {
 
 Reason = Annotated[str, msgspec.Meta(max_length=REASON_LIMIT)]
 Note = Annotated[str, msgspec.Meta(max_length=NOTE_LIMIT)]
+T = TypeVar("T")
 
 
 class CallIn(msgspec.Struct, kw_only=True):
@@ -70,13 +72,16 @@ class DisputeIn(msgspec.Struct, kw_only=True):
     reason: Reason = ""
 
 
-def _created(body: Any) -> Response[Any]:
-    return Response(content=body, status_code=201)
-
-
 HALL = Route(responses=WRITES, status_code=201)
 """Every hall write: written (201); the service says who may (the caller is handed to it)."""
 EventId = FromPath[str]
+
+
+async def _hall(writer: Writer, write: Callable[..., T], *args: Any, **kwargs: Any) -> Response[T]:
+    """A hall write made by the caller, who is handed to it (the service says who may),
+    answered 201 with the row it wrote."""
+    row = await writer.event(write, writer.caller, *args, **kwargs)
+    return Response(content=row, status_code=201)
 
 
 class CallsController(Controller):
@@ -91,12 +96,9 @@ class CallsController(Controller):
         summary="Call a judge to a table of the current round (a player: to their own table)",
         **HALL,
     )
-    async def call_judge(
-        self, writer: WriterDep, event_id: EventId, data: JSONBody[CallIn]
-    ) -> Response[CallRow]:
-        call = writer.svc.call_as
-        row = await writer.event(call, writer.caller, event_id, data.table, reason=data.reason)
-        return _created(row)
+    async def call_judge(self, writer: WriterDep, data: JSONBody[CallIn]) -> Response[CallRow]:
+        w = writer
+        return await _hall(w, w.svc.call_as, w.event_id, data.table, reason=data.reason)
 
     @get(
         "/events/{event_id:str}/calls",
@@ -122,10 +124,8 @@ class CallsController(Controller):
         summary="Claim a judge call (an escalated one: the head referee)",
         **HALL,
     )
-    async def claim_call(
-        self, writer: WriterDep, event_id: EventId, call: FromPath[int]
-    ) -> Response[CallRow]:
-        return await _step(writer, event_id, call, "claim")
+    async def claim_call(self, writer: WriterDep, call: FromPath[int]) -> Response[CallRow]:
+        return await _hall(writer, writer.svc.call_step_as, writer.event_id, call, "claim")
 
     @post(
         "/events/{event_id:str}/calls/{call:int}/escalate",
@@ -133,9 +133,10 @@ class CallsController(Controller):
         **HALL,
     )
     async def escalate_call(
-        self, writer: WriterDep, event_id: EventId, call: FromPath[int], data: JSONBody[EscalateIn]
+        self, writer: WriterDep, call: FromPath[int], data: JSONBody[EscalateIn]
     ) -> Response[CallRow]:
-        return await _step(writer, event_id, call, "escalate", data.reason)
+        step = writer.svc.call_step_as
+        return await _hall(writer, step, writer.event_id, call, "escalate", data.reason)
 
     @post(
         "/events/{event_id:str}/calls/{call:int}/resolve",
@@ -143,9 +144,10 @@ class CallsController(Controller):
         **HALL,
     )
     async def resolve_call(
-        self, writer: WriterDep, event_id: EventId, call: FromPath[int], data: JSONBody[ResolveIn]
+        self, writer: WriterDep, call: FromPath[int], data: JSONBody[ResolveIn]
     ) -> Response[CallRow]:
-        return await _step(writer, event_id, call, "resolve", data.note)
+        step = writer.svc.call_step_as
+        return await _hall(writer, step, writer.event_id, call, "resolve", data.note)
 
     @post(
         "/games/{game_id:str}/calls",
@@ -155,30 +157,25 @@ class CallsController(Controller):
     async def call_from_game(
         self, writer: WriterDep, game_id: FromPath[str], data: JSONBody[GameCallIn]
     ) -> Response[CallRow]:
-        call = writer.svc.game_call_as
-        return _created(await writer.event(call, writer.caller, game_id, reason=data.reason))
+        return await _hall(writer, writer.svc.game_call_as, game_id, reason=data.reason)
 
     @post(
         "/events/{event_id:str}/reports",
         summary="A player reports their own match result (W-L-D from their side)",
         **HALL,
     )
-    async def file_report(
-        self, writer: WriterDep, event_id: EventId, data: JSONBody[ReportIn]
-    ) -> Response[ReportRow]:
-        report = writer.svc.report_as
-        row = await writer.event(report, writer.caller, event_id, data.result, table=data.table)
-        return _created(row)
+    async def file_report(self, writer: WriterDep, data: JSONBody[ReportIn]) -> Response[ReportRow]:
+        w = writer
+        return await _hall(w, w.svc.report_as, w.event_id, data.result, table=data.table)
 
     @post(
         "/events/{event_id:str}/reports/{report:int}/confirm",
         summary="The opponent confirms a report: it becomes the table's result",
         **HALL,
     )
-    async def confirm_report(
-        self, writer: WriterDep, event_id: EventId, report: FromPath[int]
-    ) -> Response[ReportRow]:
-        return await _answer(writer, event_id, report, confirm=True)
+    async def confirm_report(self, writer: WriterDep, report: FromPath[int]) -> Response[ReportRow]:
+        w = writer
+        return await _hall(w, w.svc.answer_as, w.event_id, report, confirm=True)
 
     @post(
         "/events/{event_id:str}/reports/{report:int}/dispute",
@@ -186,9 +183,10 @@ class CallsController(Controller):
         **HALL,
     )
     async def dispute_report(
-        self, writer: WriterDep, event_id: EventId, report: FromPath[int], data: JSONBody[DisputeIn]
+        self, writer: WriterDep, report: FromPath[int], data: JSONBody[DisputeIn]
     ) -> Response[ReportRow]:
-        return await _answer(writer, event_id, report, confirm=False, reason=data.reason)
+        w, reason = writer, data.reason
+        return await _hall(w, w.svc.answer_as, w.event_id, report, confirm=False, reason=reason)
 
     @get(
         "/events/{event_id:str}/reports",
@@ -204,24 +202,6 @@ class CallsController(Controller):
     ) -> list[ReportRow]:
         rows: list[ReportRow] = await web.run(web.svc.reports_as, caller, event_id, every=all)
         return rows
-
-
-async def _step(
-    writer: Writer, event_id: str, call: int, step: str, text: str = ""
-) -> Response[CallRow]:
-    step_as = writer.svc.call_step_as
-    return _created(await writer.event(step_as, writer.caller, event_id, call, step, text))
-
-
-async def _answer(
-    writer: Writer, event_id: str, report: int, *, confirm: bool, reason: str = ""
-) -> Response[ReportRow]:
-    answer_as = writer.svc.answer_as
-    return _created(
-        await writer.event(
-            answer_as, writer.caller, event_id, report, confirm=confirm, reason=reason
-        )
-    )
 
 
 CALLS_HANDLERS: list[ControllerRouterHandler] = [CallsController]

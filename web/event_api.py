@@ -34,7 +34,7 @@ from service.api import (
 )
 from service.bounds import MAX_CUT, MAX_ROUNDS
 from web import collector
-from web.api import PROBLEMS
+from web.api import PROBLEMS, guarded
 from web.context import Web, web_of
 from web.guards import Route, WebDep, Writer, WriterDep, may_event
 from web.schemas import Line, ListText, Page
@@ -191,18 +191,14 @@ async def _json(
     )
 
 
-class RoundPairingRow(msgspec.Struct, kw_only=True):
-    """One table of a round (or a bye) with the round's number and name (``round 3``, a
-    playoff's ``semifinal``), as ``referee event pairings --json`` lists it: a reader of the
-    latest round (no ``?round=``) learns which it is; with each table's result or games so far
-    (the API's own: the signed postings show the pairings alone)."""
+class RoundPairingRow(PairingRow, kw_only=True):
+    """One table of a round (or a bye: ``PairingRow``) with the round's number and name
+    (``round 3``, a playoff's ``semifinal``), as ``referee event pairings --json`` lists it: a
+    reader of the latest round (no ``?round=``) learns which it is; with each table's result or
+    games so far (the API's own: the signed postings show the pairings alone)."""
 
     round: int
     stage: str
-    table: int | None
-    players: list[str]
-    bye: bool
-    games: list[str]
     result: str | None = None
     """The table's result once decided, as the pairings page shows it (``2-1-0`` for the
     first-listed player, a pod's places); null until then."""
@@ -221,12 +217,9 @@ class RoundPairingRow(msgspec.Struct, kw_only=True):
     ) -> RoundPairingRow:
         table = row.table
         return cls(
+            **msgspec.structs.asdict(row),
             round=number,
             stage=stage,
-            table=table,
-            players=row.players,
-            bye=row.bye,
-            games=row.games,
             result=(results or {}).get(table) if table is not None else None,
             so_far=(scores or {}).get(table) if table is not None else None,
         )
@@ -252,8 +245,7 @@ class EventsController(Controller):
     @get(
         "/{event_id:str}",
         summary="An event and where it stands",
-        responses=PROBLEMS,
-        guards=[may_event("read")],
+        **guarded(may_event("read")),
     )
     async def show_event(self, web: WebDep, event_id: FromPath[str]) -> EventInfo:
         return await web.run(web.svc.event_info, event_id)
@@ -429,8 +421,7 @@ class EventsController(Controller):
     @get(
         "/{event_id:str}/log",
         summary="The event's stream",
-        responses=PROBLEMS,
-        guards=[may_event("audit", scoped=True)],
+        **guarded(may_event("audit", scoped=True)),
     )
     async def event_log(self, web: WebDep, event_id: FromPath[str]) -> list[LogLine]:
         return await web.run(web.svc.event_log_named, event_id)
@@ -438,8 +429,7 @@ class EventsController(Controller):
     @get(
         "/{event_id:str}/audit",
         summary="Manual pairings, re-pairings, corrections, penalties and drops",
-        responses=PROBLEMS,
-        guards=[may_event("audit", scoped=True)],
+        **guarded(may_event("audit", scoped=True)),
     )
     async def event_audit(self, web: WebDep, event_id: FromPath[str]) -> dict[str, Any]:
         result: dict[str, Any] = await web.run(web.svc.event_audit_named, event_id)

@@ -20,7 +20,7 @@ from litestar.types import ControllerRouterHandler
 from referee.kit.decks import Deck, SealedDeck, parse_decklist
 from service.api import DrawInfo, EventInfo, PenaltyOutcome, Repaired, Undone
 from service.errors import RefusedError
-from web.api import PROBLEMS
+from web.api import PROBLEMS, guarded
 from web.event_api import _created
 from web.guards import Route, WebDep, Writer, WriterDep, may_event
 
@@ -235,8 +235,7 @@ class EventFixesController(Controller):
     @get(
         "/{event_id:str}/draw",
         summary="Round 1's draw: the recorded seed and each player's key",
-        responses=PROBLEMS,
-        guards=[may_event("read")],
+        **guarded(may_event("read")),
     )
     async def event_draw(self, web: WebDep, event_id: FromPath[str]) -> DrawInfo:
         info: DrawInfo = await web.run(web.svc.event_draw, event_id)

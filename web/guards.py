@@ -53,6 +53,7 @@ from web.context import Web, Work, web_of
 
 __all__ = [
     "CallerDep",
+    "Guard",
     "IfMatch",
     "Route",
     "SeatingDep",
@@ -265,6 +266,12 @@ class Writer:
     @property
     def game_id(self) -> str:
         return self.seating.game_id
+
+    @property
+    def event_id(self) -> str:
+        """The path's event (its routes' ``{event_id}``), as the path gives it."""
+        event_id: str = self.request.path_params["event_id"]
+        return event_id
 
     async def event(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         admitted = cast("Need | None", self.request.scope.get(_ADMITTED))

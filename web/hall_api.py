@@ -21,7 +21,7 @@ from service.access import hall_staff
 from service.api import ClockView
 from service.errors import RefusedError
 from service.results import WrittenEvents
-from web.api import PROBLEMS
+from web.api import PROBLEMS, guarded
 from web.guards import CallerDep, Route, WebDep, WriterDep, may_clock, may_event, may_game
 
 __all__ = ["HALL_HANDLERS"]
@@ -57,8 +57,7 @@ def _created(view: ClockView) -> Response[ClockView]:
     "only the tables with extra time (a page that shows one table, or the hall's clock, "
     "reads a few rows instead of the whole round). The extensions' reasons are the "
     "staff's (EV-10.7): empty for a player or the public.",
-    responses=PROBLEMS,
-    guards=[may_event("read")],
+    **guarded(may_event("read")),
 )
 async def event_clock(
     web: WebDep,

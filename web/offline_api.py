@@ -26,7 +26,7 @@ from service.api import (
 from service.api import resolve_branch as resolve
 from service.errors import RefusedError, StaleVersionError
 from service.results import EntryResult
-from web.api import PROBLEMS
+from web.api import PROBLEMS, guarded
 from web.guards import SeatingDep, WebDep, Writer, WriterDep, etag, may_game
 
 __all__ = ["OFFLINE_HANDLERS"]
@@ -114,8 +114,7 @@ async def _stored_live(w: Writer, entries: list[OfflineEntryIn]) -> list[EntryRe
 @get(
     "/api/games/{game_id:str}/branches",
     summary="Branches of a game kept as evidence (entries recorded offline, REF-9.5)",
-    responses=PROBLEMS,
-    guards=[may_game("queue")],
+    **guarded(may_game("queue")),
 )
 async def game_branches(web: WebDep, seating: SeatingDep) -> list[Branch]:
     return await web.run(branches, web.svc, seating.game_id)

@@ -597,7 +597,8 @@ def _adjust(view: FoldedGame, command: Adjust, base: dict[str, Any]) -> list[Gam
         )
     state = view.state
     # REF-6.6: a named card moved between hidden zones is the seat's and the referee's
-    # unless the referee says the table saw it; a record made before the clause said nothing
+    # unless the referee says the table saw it; a line of a record made before the clause
+    # said nothing, and its card is kept hidden all the same (as the replay keeps it)
     hidden_zones = rules.hidden_zones
     revealed: bool | msgspec.UnsetType = (
         command.revealed
@@ -611,7 +612,8 @@ def _adjust(view: FoldedGame, command: Adjust, base: dict[str, Any]) -> list[Gam
             state,
             parsed,
             hidden_zones,
-            hidden=revealed is False,
+            hidden=revealed is not True,
+            keep=rules.kept_in_sight_of_its_seat,
         )
         if violation is not None:
             raise InvalidCommandError(violation.clause, violation.reason)

@@ -283,8 +283,9 @@ class AdjustmentRecorded(GameEvent, frozen=True, kw_only=True):
     (REF-6.6): ``False`` when it names a card moved between hidden zones of its seat that
     only that seat and the referee saw, ``True`` when the referee recorded such a card as
     shown to the table; ``UNSET`` when it moves no such card, and for every adjustment
-    recorded before the clause (left out of the encoding, so those keep their bytes,
-    their hashes and the position they recorded: the card taken as seen)."""
+    recorded before the clause (left out of the encoding, so those keep their bytes and
+    their hashes; their named moves between hidden zones are read as kept hidden, since
+    nothing in the record says the table saw the card)."""
 
     resolves: int | None
     card: str
@@ -296,8 +297,17 @@ class AdjustmentRecorded(GameEvent, frozen=True, kw_only=True):
 
     @property
     def kept_hidden(self) -> bool:
-        """Whether its named moves between hidden zones were kept from the other viewers."""
+        """Whether the referee recorded its named moves between hidden zones as kept from
+        the other viewers (``revealed`` False): how the record says it, for its readers."""
         return self.revealed is False
+
+    @property
+    def shown_to_all(self) -> bool:
+        """Whether its named moves between hidden zones are everyone's to read: only when
+        the referee recorded them revealed. A record made before REF-6.6 said no word, and
+        a card moved between hidden zones is then kept hidden as well (the zones say it,
+        not the record: what the table could not see, no view shows)."""
+        return self.revealed is True
 
 
 class PenaltyIssued(GameEvent, frozen=True, kw_only=True):

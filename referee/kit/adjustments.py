@@ -261,12 +261,14 @@ def carried_out(
     changes: Iterable[Change],
     hidden_zones: frozenset[str],
     hidden: bool,
+    keep: Callable[[StateT, str, str, str], StateT] | None = None,
 ) -> tuple[StateT, Violation | None]:
     """The position after ``changes``, each checked first (REF-6.3), or the first
     violation. A move kept hidden (REF-6.6) changes the position as an unseen move does,
-    while the later changes of the same adjustment are also checked against what the
-    referee saw (the named card out of its zone), so an adjustment cannot name more
-    copies than the list holds."""
+    and ``keep`` (the game's ``kept_in_sight_of_its_seat``) notes the card its seat and the
+    referee know went in; the later changes of the same adjustment are also checked
+    against what the referee saw (the named card out of its zone), so an adjustment cannot
+    name more copies than the list holds."""
     seen = state  # the referee's eyes: apart from ``state`` once a move was kept hidden
     for change in changes:
         for position in (state,) if seen is state else (seen, state):
@@ -278,6 +280,13 @@ def carried_out(
             state = seen = apply(state, change)
         else:
             seen, state = apply(seen, change), apply(state, shown)
+            if (  # a named move kept hidden: its seat and the referee know the card
+                keep is not None
+                and shown is not change
+                and isinstance(change, MoveCard)
+                and change.card is not None
+            ):
+                state = keep(state, change.seat, change.target, change.card)
     return state, None
 
 

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
-__all__ = ["UnknownNameError", "canonical_names", "did_you_mean"]
+__all__ = ["UnknownNameError", "canonical_names", "did_you_mean", "spelling_hint"]
 
 StructT = TypeVar("StructT", bound=msgspec.Struct)
 
@@ -39,6 +39,15 @@ def did_you_mean(name: str, names: Iterable[str], most: int = 3) -> str:
     if not close:
         return ""
     return "; did you mean " + " or ".join(folded[c] for c in close) + "?"
+
+
+def spelling_hint(name: str, spelt: str | None, names: Iterable[str]) -> str:
+    """What a refusal of ``name`` adds: ``"; the catalog spells it 'X'"`` when the catalog
+    holds it in another spelling (``spelt``, its own), else the closest of ``names``
+    (``did_you_mean``)."""
+    if spelt is not None:
+        return f"; the catalog spells it {spelt!r}"
+    return did_you_mean(name, names)
 
 
 def canonical_names(

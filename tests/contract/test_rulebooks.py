@@ -3,25 +3,36 @@ clauses numbered in order, every variant naming an interpretation clause, every
 clause the engine cites there, every clause named by a test of the game
 (``tests/<game>/``), and no clause copying the published text the game is written from.
 
-Each game's own ``test_<game>_rulebook.py`` keeps only what is particular to it (its
-sections, its variant keys, a clause's wording); a game added to the registry
-(``referee.games.BUILT_IN``) is held to all of these at once.
+What is particular to each game's book (its sections, its interpretations' section, its
+variant keys, a few clauses' titles, the rules class the registry loads) is a row of this
+module's tables, checked by the same two tests (issue 34 item 7: the per-game rulebook
+tests folded in here); a game added to the registry (``referee.games.BUILT_IN``) is held to
+all of these at once, and fails until it has its rows. A clause's own wording is tested
+beside the game (``tests/prismatic/test_prismatic_rulebook.py``).
 """
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import pytest
 
 from referee import games
-from referee.rulebook import load_rulebook
+from referee.games.crystale import CrystaleRules
+from referee.games.gammasphere import GammasphereRules
+from referee.games.prismata import PrismataRules
+from referee.games.prismatic import PrismaticRules
+from referee.games.prizmik import PrizmikRules
+from referee.rulebook import find_clause, load_rulebook
 from tests.rulebooks import (
     ROOT,
     SHARED_RULES,
     check_cited_clauses_exist,
+    check_interpretations_are_section,
     check_numbered_in_order,
+    check_sections,
     check_variants_name_interpretations,
     copied_from,
     mentioned,
@@ -42,6 +53,126 @@ of our own invention)."""
 CITED_AT_LEAST = 20
 """A rules engine cites at least this many of its clauses by id (PRIZMIK's cites 25,
 Crystale's 61)."""
+
+
+class Loaded(NamedTuple):
+    """What the registry's ``games.load`` gives for a game: an instance of ``rules``, titled
+    ``title`` (the book's title too), seating ``seats``; its book holds at least
+    ``clauses`` clauses (a book cut short fails)."""
+
+    rules: type[Any]
+    title: str
+    seats: tuple[str, ...]
+    clauses: int
+
+
+LOADED = {
+    "prizmik": Loaded(PrizmikRules, "PRIZMIK", ("red", "blue"), 45),
+    "prismata": Loaded(PrismataRules, "Prismata", ("p1", "p2"), 70),
+    "prismatic": Loaded(PrismaticRules, "Prismatic", ("p1", "p2", "p3", "p4"), 110),
+    "crystale": Loaded(CrystaleRules, "Crystale summoner battle", ("p1", "p2"), 100),
+    "gammasphere": Loaded(GammasphereRules, "Gammasphere TCG (Prototype 3)", ("p1", "p2"), 90),
+}
+SECTIONS = {
+    "prizmik": [f"PZ-{n}" for n in range(1, 11)],
+    "prismata": [f"PM-{n}" for n in range(1, 10)] + ["PM-N", "PM-I"],
+    "prismatic": [f"PX-{n}" for n in range(1, 16)] + ["PX-I"],
+    "crystale": [f"CR-{n}" for n in range(1, 14)] + ["CR-N", "CR-I"],
+    "gammasphere": [f"GS-{n}" for n in range(1, 10)] + ["GS-N", "GS-I"],
+}
+"""Each book's sections in order: PZ-1 to PZ-10, PM-1 to PM-9 with the notation (PM-N) and
+the interpretations (PM-I), and so on."""
+FIRST_TITLES = {
+    "prizmik": ["Overview and turns", "Pieces and nests", "Board and setup"],
+    "prismata": ["General", "Setup, catalogs and supply", "Start of turn"],
+    "prismatic": ["The game and its components", "Setup", "The round and the draw"],
+    "crystale": [],
+    "gammasphere": ["General", "Cards and the catalog", "Decks"],
+}
+"""The titles of each book's first sections."""
+INTERPRETATIONS = {
+    "prizmik": "PZ-10",
+    "prismatic": "PX-I",
+    "crystale": "CR-I",
+    "gammasphere": "GS-I",
+}
+"""The one section of interpretation clauses, where a book keeps them apart (Prismata's
+stand in PM-9 and PM-I, beside the rules they read)."""
+VARIANTS = {
+    "prizmik": {
+        "setup_files",
+        "fleet_capturable",
+        "no_legal_action",
+        "quiet_limit",
+        "far_rank_step",
+        "impossible_test",
+        "waiting_promotion",
+    },
+    "prismata": {
+        "supply",
+        "doomed",
+        "wipeout",
+        "overkill",
+        "lifespan",
+        "breach",
+        "health_cost",
+        "made",
+        "breach_tally",
+    },
+    "prismatic": {
+        "spent_motes",
+        "gained_motes",
+        "ability_uses",
+        "empty_target",
+        "empty_deck",
+        "starter_token",
+        "draw_action",
+        "progress_removal",
+        "components",
+        "goal_reach",
+        "opening_forgo",
+    },
+    "crystale": {
+        "counterattack",
+        "bonus_mp",
+        "start_mp",
+        "promotion_hp",
+        "attack_after_move",
+        "trigger_order",
+        "summon_sacrifice",
+        "counter_range",
+        "counter_fatigue",
+        "slot_phase",
+        "slot_earning",
+        "zero_strike",
+        "slot_servant",
+    },
+    "gammasphere": {
+        "deck_limits",
+        "first_draw",
+        "empty_deck",
+        "attack_taps",
+        "attack_tie",
+        "defender_loses",
+        "direct_attack",
+        "building_weapons",
+        "hand_limit",
+        "switch_limit",
+        "first_turn_attack",
+        "no_target",
+        "weapon_carriers",
+        "self_target",
+    },
+}
+"""The keys of each game's variant options, each an interpretation clause's ``variant``."""
+TITLED = {
+    "prizmik": {"pz-8.1": "Win by taking every base"},
+    "prismata": {"pm-6.1": "Frontline targets"},
+    "prismatic": {"px-12.7": "Most prismatic motes"},
+    "crystale": {"cr-13.1": "Three hits"},
+    "gammasphere": {"gs-8.1": "Power level at zero"},
+}
+"""A clause of each book as a player may write its id (any case), and its title."""
 
 
 def prefix_of(game: str) -> str:
@@ -90,3 +221,32 @@ def test_the_rulebook_restates_rather_than_copies_its_sources(game: str) -> None
     if SOURCES[game] and not present:
         pytest.skip("the published rules text is not beside the project")
     assert copied_from(game, present) == {}
+
+
+@pytest.mark.parametrize("game", games.BUILT_IN)
+def test_the_rulebook_has_the_games_sections_interpretations_and_variants(game: str) -> None:
+    """The book's sections in order, the first of them titled as ``FIRST_TITLES`` says, its
+    interpretation clauses in their one section, and the rules' variant keys."""
+    assert game in SECTIONS, f"state {game}'s sections and variants in this module's tables"
+    rules = games.load(game)
+    check_sections(game, rules, SECTIONS[game], FIRST_TITLES[game])
+    if game in INTERPRETATIONS:
+        check_interpretations_are_section(game, INTERPRETATIONS[game])
+    check_variants_name_interpretations(game, rules, VARIANTS[game])
+    assert len(load_rulebook(game).clauses) >= LOADED[game].clauses
+
+
+@pytest.mark.parametrize("game", games.BUILT_IN)
+def test_the_registry_loads_the_games_rules_and_finds_its_clauses(game: str) -> None:
+    """``games.load`` gives the game's rules class, titled as its book; ``find_clause``
+    reads a clause's id in any case, through the game or, for the house rules (REF), alone."""
+    rules = games.load(game)
+    loaded = LOADED[game]
+    assert isinstance(rules, loaded.rules)
+    assert rules.title == loaded.title == load_rulebook(game).title
+    assert rules.seats == loaded.seats
+    for clause_id, title in TITLED[game].items():
+        assert find_clause(clause_id, game).title == title
+    for option in rules.variant_options:
+        assert find_clause(option.clause.lower(), game).variant == option.key
+    assert find_clause("ref-1.3", game).id == find_clause("REF-1.3").id == "REF-1.3"

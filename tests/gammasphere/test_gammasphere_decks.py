@@ -59,8 +59,8 @@ def test_gs_3_4_every_listed_card_is_in_the_catalog_as_spelled() -> None:
     verdict = RULES.check_deck(setup(), "p1", decklist("4 gamma trooper\n2 Fire Imp\n34 Pylon"))
     reasons = [(v.clause, v.reason) for v in verdict.violations]
     spelled = (
-        "gamma trooper is not a card of the catalog 'Example cards (invented)' "
-        "(the catalog spells it 'Gamma Trooper')"
+        "gamma trooper is not a card of the catalog 'Example cards (invented)'; "
+        "the catalog spells it 'Gamma Trooper'"
     )
     assert ("GS-3.4", spelled) in reasons
     assert any(c == "GS-3.4" and "Fire Imp" in r for c, r in reasons)

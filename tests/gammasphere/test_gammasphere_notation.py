@@ -1,4 +1,6 @@
-"""The entry notation (GS-N): every form, its canonical text, and refusals."""
+"""The entry notation (GS-N): every form, its canonical text, and names that hold the marks of
+an entry; text as typed and text that is no entry are the contract suite's rows
+(tests/contract/test_notation.py)."""
 
 from __future__ import annotations
 
@@ -32,54 +34,6 @@ FORMS = [
 def test_gs_n_1_every_entry_form_reads_and_writes_back_exactly(text: str, action: object) -> None:
     assert RULES.parse(text) == action
     assert RULES.notation(RULES.parse(text)) == text
-
-
-@pytest.mark.parametrize(
-    ("loose", "canonical"),
-    [
-        ("  DRAW  ", "draw"),
-        ("Draw 1", "draw"),
-        ("play   gamma  trooper", "play gamma trooper"),
-        ("play Shale Golem(DEF)", "play Shale Golem (defense)"),
-        ("play Shale Golem ( atk )  ON  #3", "play Shale Golem (attack) on #3"),
-        ("attack 4 9", "attack #4 #9"),
-        ("ATTACK #4 DIRECT", "attack #4 direct"),
-        ("switch 4 DEF", "switch #4 defense"),
-        ("activate 7 ON 9", "activate #7 on #9"),
-        ("End", "end"),
-    ],
-)
-def test_gs_n_1_keywords_are_read_in_any_case_and_spacing(loose: str, canonical: str) -> None:
-    assert RULES.notation(RULES.parse(loose)) == canonical
-
-
-@pytest.mark.parametrize(
-    ("text", "reason"),
-    [
-        ("", "empty entry"),
-        ("dance", "unknown entry 'dance'"),
-        ("end now", "'end' takes nothing"),
-        ("draw two", "draw N"),
-        ("draw 0", "1 to 99"),
-        ("draw 100", "1 to 99"),
-        ("play", "needs a card name"),
-        ("construct", "needs a card name"),
-        ("attack #4", "attack #A #T"),
-        ("attack #4 #x", "like #4"),
-        ("attack #0 #3", "run from #1"),
-        ("switch #4 sideways", "switch #N defense"),
-        ("activate", "activate #N"),
-        ("activate #7 at #9", "activate #N on #T"),
-        ("discard", "needs a card name"),
-    ],
-)
-def test_gs_n_1_text_that_is_no_entry_is_refused_citing_the_notation(
-    text: str, reason: str
-) -> None:
-    with pytest.raises(ActionSyntaxError) as caught:
-        RULES.parse(text)
-    assert caught.value.clause == "GS-N.1"
-    assert reason in caught.value.reason
 
 
 @pytest.mark.parametrize("text", ["play Hut #2", "discard Hut (old", "construct Pylon;"])

@@ -1,6 +1,7 @@
 """REF-6.6: a named card an adjustment moves between hidden zones of its seat, in the
 position (counted, not seen), in each viewer's copy of the event, in a text record, and
-in a record made before the clause (replayed as it was recorded)."""
+in a record made before the clause (which said no word: the zones decide, so its card is
+kept hidden too), and the referee's free-text reason, which may name the card."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 
 from events.interchange.text import _PATTERNS, AdjustLine, TextLine, _line
 from events.kinds import kind_of_event
-from events.records import event_summary, redact
+from events.records import event_record, event_summary, redact
 from events.schema import AdjustmentRecorded
 from referee.kit.adjustments import (
     MoveCard,
@@ -130,11 +131,50 @@ def test_the_seat_and_the_referee_read_the_card_and_a_revealed_one_is_everyones(
     assert redact(revealed, "p2", RULES).changes == revealed.changes  # type: ignore[attr-defined]
 
 
-def test_a_record_made_before_the_clause_keeps_its_bytes_and_reads_as_recorded() -> None:
+def test_a_record_made_before_the_clause_keeps_its_bytes_and_its_card_hidden() -> None:
+    """REF-6.6: the zones decide, not the word the record lacks: a named move between
+    hidden zones recorded before the clause is kept from the other viewers as well."""
     old = _adjustment()
     assert b"revealed" not in msgspec.json.encode(old)  # its hash is over the same bytes
-    assert redact(old, "p2", RULES).changes == old.changes  # type: ignore[attr-defined]
-    assert "kept hidden" not in event_summary(old)
+    for viewer in ("p2", "public"):
+        shown = redact(old, viewer, RULES)
+        assert isinstance(shown, AdjustmentRecorded)
+        assert CARD not in msgspec.json.encode(shown).decode(), viewer
+        assert shown.notation == "move p1 pool>hand; resource p1 mp -10"
+        assert "p1 moves a hidden card from pool to hand" in event_summary(shown)
+        assert CARD not in (kind_of_event(shown).text(shown) or "")  # type: ignore[union-attr]
+    for viewer in ("p1", "referee"):  # the seat and the referee read it as recorded
+        assert redact(old, viewer, RULES).changes == old.changes  # type: ignore[attr-defined]
+    assert "kept hidden" not in event_summary(old)  # the record said no word
+
+
+def test_the_reason_of_a_hidden_adjustment_is_read_only_by_those_who_read_the_card() -> None:
+    """REF-6.6: the referee's words may name the card ("searched the pool for Ignarok"):
+    every other viewer reads that an adjustment happened, its card, clause and zones."""
+    naming = f"p1 searched the pool for {CARD}"
+    for revealed in (False, msgspec.UNSET):
+        event = msgspec.structs.replace(_adjustment(revealed), reason=naming)
+        for viewer in ("p2", "public"):
+            shown = redact(event, viewer, RULES)
+            assert isinstance(shown, AdjustmentRecorded)
+            assert CARD not in json.dumps(event_record(shown)), (revealed, viewer)
+            summary = event_summary(shown)
+            assert CARD not in summary
+            assert "REF-6.6" in summary, summary
+            assert "p1 moves a hidden card from pool to hand" in summary, summary
+            assert "Kiln Surge" in summary  # the effect's own card was played openly
+        for viewer in ("p1", "referee"):
+            assert redact(event, viewer, RULES).reason == naming  # type: ignore[attr-defined]
+    # revealed to the table, or moving nothing hidden: everyone reads the reason
+    shown = msgspec.structs.replace(_adjustment(True), reason=naming)
+    assert redact(shown, "public", RULES).reason == naming  # type: ignore[attr-defined]
+    public = msgspec.structs.replace(
+        shown,
+        revealed=msgspec.UNSET,
+        changes=parse_adjustment("resource p1 mp -10"),
+        notation="resource p1 mp -10",
+    )
+    assert redact(public, "p2", RULES).reason == naming  # type: ignore[attr-defined]
 
 
 def test_a_text_record_carries_the_referees_word_and_an_old_line_none() -> None:

@@ -1,5 +1,6 @@
 """Unit names as typed (PM-N.1): a name no catalog holds is no entry, answered with the
-closest unit names; a unit typed in any case is recorded as the catalog spells it."""
+closest unit names. A unit typed in any case is recorded as the catalog spells it: a row
+of the contract suite's (tests/contract/test_notation.py)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,3 @@ def test_pm_n_1_a_misspelt_unit_is_refused_with_the_closest_names() -> None:
         RULES.parse("buy Tarsir")
     assert raised.value.clause == "PM-N.1"
     assert "did you mean Tarsier?" in raised.value.reason
-
-
-def test_pm_n_1_the_notation_records_the_catalogs_spelling() -> None:
-    assert RULES.notation(RULES.parse("buy gauss   cannon")) == "buy Gauss Cannon"

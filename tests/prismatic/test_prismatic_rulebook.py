@@ -1,53 +1,23 @@
-"""The Prismatic rulebook: its sections, interpretations and variants.
+"""The Prismatic rulebook: its variants' defaults and the wording of two interpretations.
 
-The checks every game shares are the contract suite's (tests/contract/test_rulebooks.py).
+The checks every game shares, and each book's sections and variant keys, are the contract
+suite's (tests/contract/test_rulebooks.py).
 """
 
 from __future__ import annotations
 
 import pytest
 
-from referee import games
 from referee.contract import Player, Setup
 from referee.errors import SetupError
 from referee.games.prismatic import PrismaticRules
 from referee.rulebook import find_clause
-from tests.prismatic.helpers import RULES
-from tests.rulebooks import check_book
 
 
-def test_rulebook_has_its_sections_interpretations_and_variants() -> None:
-    """PX-1 to PX-15 and the interpretations (PX-I), which carry the table's variants,
-    each defaulting to its first choice."""
-    check_book(
-        "prismatic",
-        RULES,
-        sections=[f"PX-{n}" for n in range(1, 16)] + ["PX-I"],
-        titles=["The game and its components", "Setup", "The round and the draw"],
-        interpretations="PX-I",
-        variants={
-            "spent_motes",
-            "gained_motes",
-            "ability_uses",
-            "empty_target",
-            "empty_deck",
-            "starter_token",
-            "draw_action",
-            "progress_removal",
-            "components",
-            "goal_reach",
-            "opening_forgo",
-        },
-    )
+def test_px_i_every_variant_defaults_to_its_first_choice() -> None:
+    """The interpretations' variants (PX-I) each default to the first of their choices."""
     for option in PrismaticRules.variant_options:
         assert option.default == option.choices[0]
-
-
-def test_registry_finds_prismatic_and_its_clauses() -> None:
-    rules = games.load("prismatic")
-    assert isinstance(rules, PrismaticRules)
-    assert find_clause("px-12.7", "prismatic").title == "Most prismatic motes"
-    assert find_clause("PX-I.9", "prismatic").variant == "starter_token"
 
 
 def test_px_i_23_names_the_board_text_it_reads() -> None:

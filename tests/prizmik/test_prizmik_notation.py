@@ -1,4 +1,5 @@
-"""Notation: reading and writing actions and position strings (PZ-9)."""
+"""Notation: reading and writing actions and position strings (PZ-9); text as typed and
+text that is no entry are the contract suite's rows (tests/contract/test_notation.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from referee.contract import Setup
 from referee.errors import ActionSyntaxError, SetupError
 from referee.games.prizmik import PrizmikAction
 from referee.rulebook import load_rulebook
+from tests.contract.test_notation import READ_LOOSELY
 from tests.prizmik.helpers import PLAYERS, ROOT, RULES, setup, start
 
 
@@ -34,49 +36,6 @@ def test_pz_9_2_signs_name_the_action_kind(text: str, kind: str, origin: int, ta
     assert action == PrizmikAction(kind, origin, target)  # type: ignore[arg-type]
     assert RULES.notation(action) == text
     assert str(action) == text
-
-
-@pytest.mark.parametrize(
-    ("text", "canonical"),
-    [
-        (" C1 > c2 ", "c1>c2"),
-        ("C2-C4", "c2-c4"),
-        ("c4 X d5", "c4xd5"),
-        ("c4Xd5", "c4xd5"),
-        ("\tc 4 x d 5\n", "c4xd5"),
-    ],
-)
-def test_pz_9_3_case_and_spaces_are_ignored(text: str, canonical: str) -> None:
-    assert RULES.notation(RULES.parse(text)) == canonical
-    assert RULES.parse(text) is RULES.parse(canonical)
-
-
-@pytest.mark.parametrize(
-    ("text", "fragment"),
-    [
-        ("", "empty"),
-        ("   ", "empty"),
-        ("c1c2", "expected an origin square"),
-        ("c1>>c2", "expected an origin square"),
-        ("c1 to c2", "expected an origin square"),
-        ("i1>c2", "origin 'i1' is not a square"),
-        ("c9-c2", "origin 'c9' is not a square"),
-        ("c1-c0", "target 'c0' is not a square"),
-        ("c1*c2", "'*' is not an action sign"),
-        ("c1=c2", "'=' is not an action sign"),
-        ("pass", "expected an origin square"),
-    ],
-)
-def test_pz_9_1_unreadable_text_is_rejected_under_the_notation_clause(
-    text: str, fragment: str
-) -> None:
-    with pytest.raises(ActionSyntaxError) as info:
-        RULES.parse(text)
-    err = info.value
-    assert err.clause == "PZ-9.1"
-    assert err.text == text
-    assert fragment in err.reason
-    assert isinstance(err, ValueError)
 
 
 def test_pz_9_1_non_text_is_rejected() -> None:
@@ -105,9 +64,12 @@ def test_check_explains_out_of_range_squares() -> None:
 
 
 def test_parse_cache_returns_same_object_repeatedly() -> None:
+    """PZ-9.3: text as typed is the same action as its canonical form, the same object."""
     first = RULES.parse(" E2 - e4 ")
     assert RULES.parse(" E2 - e4 ") is first
     assert RULES.parse("e2-e4") is first
+    for typed, canonical in READ_LOOSELY["prizmik"].items():
+        assert RULES.parse(typed) is RULES.parse(canonical)
 
 
 def test_every_clause_the_package_names_is_in_the_rulebook() -> None:

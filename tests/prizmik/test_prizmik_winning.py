@@ -283,6 +283,15 @@ def test_pz_10_14_in_play_every_base_stays_on_its_owners_home_rank(
                     assert sq // 8 == 7, (seed, state.ply, sq, state.board)
 
 
+@pytest.fixture(
+    params=[c for o in RULES.variant_options if o.key == "impossible_test" for c in o.choices]
+)
+def impossible_test(request: pytest.FixtureRequest) -> str:
+    """Each test PZ-10.13 offers for a game no one can win any more (the ``impossible_test``
+    variant's choices: ``pieces`` by default, ``files``), so a choice added later is tried too."""
+    return str(request.param)
+
+
 # Blue keeps six bases, all on rank 8 (a8 a full fleet, so blue has a ship), and a lone ship on
 # g2; red has no ship, a fighter on g7 and one reserve fleet, and bases on g1 and h1. A base
 # stands at one end of every file, yet red is not shut out: blue may take g1.
@@ -300,11 +309,12 @@ SHUT_BY_FILES = {
 }
 
 
-@pytest.mark.parametrize("test", ["pieces", "files"])
-def test_pz_10_14_files_never_shut_out_a_player_while_the_opponent_keeps_a_ship(test: str) -> None:
+def test_pz_10_14_files_never_shut_out_a_player_while_the_opponent_keeps_a_ship(
+    impossible_test: str,
+) -> None:
     """PZ-10.14: every file is closed against red, but blue still holds a ship, so both tests
     play on; and rightly, for once blue takes g1 and moves off, red's fighter promotes on g8."""
-    state = pos(SHUT_BY_FILES, turn="blue", reserves=(1, 0), impossible_test=test)
+    state = pos(SHUT_BY_FILES, turn="blue", reserves=(1, 0), impossible_test=impossible_test)
     assert not RULES.outcome(state).over
     state = play(state, ["g2xg1", "g7-f7", "g1-g3"])
     assert not RULES.outcome(state).over
@@ -331,13 +341,12 @@ WALLED = {
 }
 
 
-@pytest.mark.parametrize("test", ["pieces", "files"])
-def test_pz_10_14_walls_set_up_by_hand_are_left_to_the_referee(test: str) -> None:
+def test_pz_10_14_walls_set_up_by_hand_are_left_to_the_referee(impossible_test: str) -> None:
     """PZ-10.14: walls of bases are not searched. With a free fighter each, both sides keep a
     ship, so the game plays on although no base can ever be taken: random play never takes
     one, and the end is the referee's (agreement, adjudication or the quiet limit)."""
     pieces = {**WALLED, "d4": "X", "e5": "x"}
-    state = pos(pieces, reserves=(0, 0), impossible_test=test)
+    state = pos(pieces, reserves=(0, 0), impossible_test=impossible_test)
     assert not RULES.outcome(state).over
     rnd = random.Random(1014)
     for _ in range(80):

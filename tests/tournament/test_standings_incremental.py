@@ -42,11 +42,15 @@ SCORES = [
     Score(2, 0, 1),
 ]
 
+Step = tuple[tuple[int, int], MatchResult]
+"""A result and the key (round, table) it is recorded under; a second result for a key
+corrects the first (EV-8.1)."""
+DrawnEvent = tuple[Settings, list[Entrant], list[Step]]
+"""An event as ``events()`` draws it: its settings, its entrants and its results in order."""
+
 
 @st.composite
-def events(
-    draw: st.DrawFn,
-) -> tuple[Settings, list[Entrant], list[tuple[tuple[int, int], MatchResult]]]:
+def events(draw: st.DrawFn) -> DrawnEvent:
     pods = draw(st.booleans())
     settings_ = Settings(
         game="x",
@@ -56,7 +60,7 @@ def events(
     )
     n = draw(st.integers(2, 9))
     entrants = [Entrant(id=f"p{i}", name=f"P{i}", order=i) for i in range(n)]
-    steps: list[tuple[tuple[int, int], MatchResult]] = []
+    steps: list[Step] = []
     keys: list[tuple[int, int]] = []
     for _ in range(draw(st.integers(1, 25))):
         correcting = bool(keys) and draw(st.booleans())
@@ -88,9 +92,7 @@ def events(
 @pytest.mark.slow  # a property run of some seconds of CPU: the full suite's side (issue 34 item 8)
 @settings(max_examples=150, deadline=None)
 @given(events())
-def test_incremental_equals_from_scratch(
-    event: tuple[Settings, list[Entrant], list[tuple[tuple[int, int], MatchResult]]],
-) -> None:
+def test_incremental_equals_from_scratch(event: DrawnEvent) -> None:
     """Any sequence of results and corrections (a second result for a key replaces the first,
     EV-8.1) leaves the incremental table equal to the from-scratch one, line for line."""
     settings_, entrants, steps = event
@@ -149,8 +151,7 @@ def test_reads_between_any_number_of_results_equal_from_scratch(data: st.DataObj
 @settings(max_examples=150, deadline=None)
 @given(events(), st.data())
 def test_counts_advanced_in_one_pass_equal_the_results_recorded(
-    event: tuple[Settings, list[Entrant], list[tuple[tuple[int, int], MatchResult]]],
-    data: st.DataObject,
+    event: DrawnEvent, data: st.DataObject
 ) -> None:
     """The kept counts moved by a batch of changes at once (``advanced``: results added,
     corrected (EV-8.1) or taken away, late entrants with nothing played, EV-2.3) are the
@@ -200,8 +201,7 @@ def test_counts_advanced_in_one_pass_equal_the_results_recorded(
 @settings(max_examples=40, deadline=None)
 @given(events(), st.data())
 def test_a_rounds_new_slips_rank_in_columns_as_the_table_orders(
-    event: tuple[Settings, list[Entrant], list[tuple[tuple[int, int], MatchResult]]],
-    data: st.DataObject,
+    event: DrawnEvent, data: st.DataObject
 ) -> None:
     """EV-4.1, EV-4.6, EV-I.2: a pairing after a round's slips (every change a new
     two-player slip, every player kept) ranks in integer columns (``_ranked_slips``): the
@@ -266,9 +266,7 @@ def test_placed_counts_keep_an_opponent_they_do_not_rank() -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(events())
-def test_shared_rank_is_one_plus_those_strictly_ahead(
-    event: tuple[Settings, list[Entrant], list[tuple[tuple[int, int], MatchResult]]],
-) -> None:
+def test_shared_rank_is_one_plus_those_strictly_ahead(event: DrawnEvent) -> None:
     """EV-4.6: rank = 1 + players strictly ahead on (points, OMW, GW, OGW); the list is ordered
     by those figures, then registration order (EV-I.2)."""
     settings_, entrants, steps = event

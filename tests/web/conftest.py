@@ -149,6 +149,12 @@ def api_event(client: Any, head: str, players: list[str], **settings: Any) -> st
     return event
 
 
+def event_kinds(store: str, event: str) -> list[str]:
+    """The kinds of the event's log lines, in order (``player-dropped``, ``judge-called``)."""
+    with open_service(store) as svc:
+        return [line.kind for line in svc.event_log(event)]
+
+
 def auth(token: str, **extra: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}", **extra}
 

@@ -19,7 +19,7 @@ from referee.tournament.facts import PENALTY_LEVELS
 from referee.tournament.penalties import INFRACTIONS
 from service.app import open_service
 from service.errors import RefusedError
-from tests.web.conftest import Tokens, auth
+from tests.web.conftest import Tokens, auth, event_kinds
 from web.deskpage import _hand_pairing
 
 SAME_SITE = {"Sec-Fetch-Site": "same-origin"}
@@ -42,17 +42,20 @@ class Desk:
     token: str
     event: str
 
-    def form(self, form_id: str, path: str = "") -> tuple[str, str]:
-        """The desk's form ``form_id`` (on the desk, or on ``path``: a redirect's): its key,
+    def form(self, form_id: str, path: str = "") -> tuple[dict[str, str], str]:
+        """The desk's form ``form_id`` (on the desk, or on ``path``: a redirect's): the
+        hidden fields it posts (its key ``idem``, its ``action``, a penalty's ``number``),
         and the page's text."""
         page = self.client.get(path or f"/events/{self.event}/desk", headers=auth(self.token))
         assert page.status_code == 200, page.text
         found = re.search(rf'<form [^>]*id="{form_id}".*?</form>', page.text, re.S)
         assert found, (form_id, page.text)
-        [key] = re.findall(r'name="idem" value="([^"]+)"', found.group(0))
-        return key, page.text
+        hidden = re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', found.group(0))
+        assert "idem" in dict(hidden), found.group(0)
+        return dict(hidden), page.text
 
     def send(self, **form: str) -> Any:
+        """Post ``form`` (a form's hidden fields and what is typed, or a script's fields)."""
         sent = self.client.post(
             f"/events/{self.event}/desk/do",
             data=form,
@@ -77,59 +80,51 @@ class Desk:
         return f"{found.group(1)}: {html.unescape(found.group(2))}"
 
 
-def _kinds(store: str, event: str) -> list[str]:
-    with open_service(store) as svc:
-        return [line.kind for line in svc.event_log(event)]
+@pytest.fixture
+def desk(client: TestClient[Litestar], tokens: Tokens, store: str) -> Desk:
+    """The head referee's desk for a new event (``_event``)."""
+    return Desk(client, tokens["head"], _event(store))
 
 
 def test_the_head_runs_a_round_from_the_desk_once_per_key(
-    client: TestClient[Litestar], tokens: Tokens, store: str
+    desk: Desk, client: TestClient[Litestar], store: str
 ) -> None:
-    event = _event(store)
-    head = tokens["head"]
-    desk = Desk(client, head, event)
-    key, page = desk.form("pair-form")
+    event, head = desk.event, desk.token
+    form, page = desk.form("pair-form")
     # the choices come from the service: the players, the IPG's infractions and levels
     assert '<option value="Cal">' in page
     assert "<option>tardiness</option>" in page
     assert "<option>match-loss</option>" in page
-    first = desk.send(idem=key, action="pair")
-    again = desk.send(idem=key, action="pair")  # a reload: nothing more
+    first = desk.send(**form)
+    again = desk.send(**form)  # a reload: nothing more
     assert again.headers["location"] == first.headers["location"]
-    assert _kinds(store, event).count("round-paired") == 1
+    assert event_kinds(store, event).count("round-paired") == 1
     assert desk.said(first).startswith("good: round 1 paired: 2 tables, 0 byes")
 
-    key, _ = desk.form("drop-form")
+    form, _ = desk.form("drop-form")
     for _ in range(2):
-        desk.send(idem=key, action="drop", player="Dee", reason="ill")
+        desk.send(**form, player="Dee", reason="ill")
     with open_service(store) as svc:
         dee = next(p for p in svc.event_state(event).players.values() if p.name == "Dee")
     assert dee.dropped_after == 1
-    assert _kinds(store, event).count("player-dropped") == 1
+    assert event_kinds(store, event).count("player-dropped") == 1
 
-    key, page = desk.form("undrop-form")
+    form, page = desk.form("undrop-form")
     assert 'list="desk-players"' in page.split('id="undrop-form"')[1]
-    sent = desk.send(idem=key, action="undrop", player="Dee", reason="came back")
+    sent = desk.send(**form, player="Dee", reason="came back")
     assert desk.said(sent) == "good: Dee is back in the event"
 
-    key, _ = desk.form("undo-form")
-    sent = desk.send(idem=key, action="undo", reason="wrong seating")
+    form, _ = desk.form("undo-form")
+    sent = desk.send(**form, reason="wrong seating")
     assert desk.said(sent).startswith("good: round 1 undone"), desk.said(sent)
-    assert "round-undone" in _kinds(store, event)
-    key, _ = desk.form("pair-form")
-    desk.send(idem=key, action="pair")
-    assert _kinds(store, event).count("round-paired") == 2
+    assert "round-undone" in event_kinds(store, event)
+    form, _ = desk.form("pair-form")
+    desk.send(**form)
+    assert event_kinds(store, event).count("round-paired") == 2
 
-    key, _ = desk.form("penalty-form")
+    form, _ = desk.form("penalty-form")
     for _ in range(2):
-        sent = desk.send(
-            idem=key,
-            action="penalty",
-            player="Ann",
-            infraction="tardiness",
-            penalty="",
-            reason="late",
-        )
+        sent = desk.send(**form, player="Ann", infraction="tardiness", penalty="", reason="late")
     said = desk.said(sent)
     assert said.startswith("good: Ann: game-loss (penalty 1; the IPG suggests game-loss)"), said
     assert "ended as a loss for Ann" in said  # it reached the match (EV-8.6)
@@ -142,13 +137,13 @@ def test_the_head_runs_a_round_from_the_desk_once_per_key(
         listed,
     ), listed
 
-    key, _ = desk.form("end-form")
-    sent = desk.send(idem=key, action="end", reason="the hall closed")
+    form, _ = desk.form("end-form")
+    sent = desk.send(**form, reason="the hall closed")
     assert desk.said(sent) == "bad: EV-1.4: a round is still open: finish or correct it first"
     with open_service(store) as svc:
         svc.event_result(event, ["1=0-2-0", "2=2-0-0"])
-    key, _ = desk.form("end-form")
-    sent = desk.send(idem=key, action="end", reason="the hall closed", void_open="yes")
+    form, _ = desk.form("end-form")
+    sent = desk.send(**form, reason="the hall closed", void_open="yes")
     assert desk.said(sent).startswith("good: event ended"), desk.said(sent)
     assert 'id="desk-ended"' in client.get(f"/events/{event}/desk", headers=auth(head)).text
     with open_service(store) as svc:
@@ -156,23 +151,16 @@ def test_the_head_runs_a_round_from_the_desk_once_per_key(
 
 
 def test_a_refusal_shows_its_clause_keeps_the_values_and_frees_the_key(
-    client: TestClient[Litestar], tokens: Tokens, store: str
+    desk: Desk, store: str
 ) -> None:
-    event = _event(store)
-    head = tokens["head"]
-    desk = Desk(client, head, event)
-    key, _ = desk.form("drop-form")
-    desk.send(idem=key, action="drop", player="Dee", reason="signed out")
-    key, _ = desk.form("pair-form")
-    desk.send(idem=key, action="pair")
-    key, _ = desk.form("penalty-form")
+    event = desk.event
+    form, _ = desk.form("drop-form")
+    desk.send(**form, player="Dee", reason="signed out")
+    form, _ = desk.form("pair-form")
+    desk.send(**form)
+    form, _ = desk.form("penalty-form")
     sent = desk.send(
-        idem=key,
-        action="penalty",
-        player="Ben",
-        infraction="napping",
-        penalty="warning",
-        reason="asleep at table 1",
+        **form, player="Ben", infraction="napping", penalty="warning", reason="asleep at table 1"
     )
     said = desk.said(sent)
     assert said.startswith("bad: EV-8.4: unknown infraction 'napping'"), said
@@ -184,25 +172,25 @@ def test_a_refusal_shows_its_clause_keeps_the_values_and_frees_the_key(
     with open_service(store) as svc:
         assert not svc.event_state(event).penalties
 
-    key, _ = desk.form("repair-form")
-    refused = desk.send(idem=key, action="repair", reason="")
+    form, _ = desk.form("repair-form")
+    refused = desk.send(**form, reason="")
     said = desk.said(refused)
     assert said.startswith("bad: EV-5.1"), said
     # the refused form's key is spent; the page it comes back to has a fresh one
     fresh, _ = desk.form("repair-form", refused.headers["location"])
-    assert fresh != key
+    assert fresh["idem"] != form["idem"]
     with open_service(store) as svc:
         svc.event_undrop(event, "Dee", reason="Dee is here")  # the engine now pairs her
-    sent = desk.send(idem=fresh, action="repair", reason="Ann and Ben are family")
+    sent = desk.send(**fresh, reason="Ann and Ben are family")
     said = desk.said(sent)
     assert said.startswith("good: round 1 re-paired; "), said
     assert "Dee: not paired -> table" in said
-    assert _kinds(store, event).count("pairing-changed") == 1, _kinds(store, event)
+    assert event_kinds(store, event).count("pairing-changed") == 1, event_kinds(store, event)
 
-    key, _ = desk.form("undo-form")
-    refused = desk.send(idem=key, action="undo", reason="")
+    form, _ = desk.form("undo-form")
+    refused = desk.send(**form, reason="")
     assert desk.said(refused) == "bad: EV-5.13: undoing a round needs a reason"
-    assert "round-undone" not in _kinds(store, event)
+    assert "round-undone" not in event_kinds(store, event)
 
 
 def test_the_scorekeeper_drops_only_and_a_player_is_refused_the_desk(
@@ -211,21 +199,21 @@ def test_the_scorekeeper_drops_only_and_a_player_is_refused_the_desk(
     event = _event(store)
     sam = tokens["scorekeeper"]
     sam_desk = Desk(client, sam, event)
-    key, page = sam_desk.form("drop-form")
-    for form in ("pair-form", "penalty-form", "undo-form", "end-form", "undrop-form"):
-        assert f'id="{form}"' not in page
-    sent = sam_desk.send(idem=key, action="drop", player="Cal")
+    form, page = sam_desk.form("drop-form")
+    for form_id in ("pair-form", "penalty-form", "undo-form", "end-form", "undrop-form"):
+        assert f'id="{form_id}"' not in page
+    sent = sam_desk.send(**form, player="Cal")
     assert sam_desk.said(sent).startswith("good:")
     # the pairing posted all the same (a script): refused by the role, nothing paired
-    key, _ = sam_desk.form("drop-form")
-    refused = sam_desk.send(idem=key, action="pair")
+    form, _ = sam_desk.form("drop-form")
+    refused = sam_desk.send(idem=form["idem"], action="pair")
     assert 'data-status="403"' in sam_desk.shown(refused)
-    assert "round-paired" not in _kinds(store, event)
+    assert "round-paired" not in event_kinds(store, event)
     for who in ("ann", "table1", "public"):
         assert client.get(f"/events/{event}/desk", headers=auth(tokens[who])).status_code == 403
         # the form posted all the same (a script): refused by the role, nothing dropped
         Desk(client, tokens[who], event).send(action="drop", player="Dee")
-    assert _kinds(store, event).count("player-dropped") == 1  # Sam's drop of Cal alone
+    assert event_kinds(store, event).count("player-dropped") == 1  # Sam's drop of Cal alone
     # the slips page links the desk for those who may use it
     slips = f"/events/{event}/slips"
     assert 'id="desk-link"' in client.get(slips, headers=auth(sam)).text
@@ -242,37 +230,35 @@ def test_pairing_warns_of_missing_decklists_and_makes_the_cut(
         svc.event_register(event, ["Ann", "Ben", "Cal", "Dee"])
     head = tokens["head"]
     desk = Desk(client, head, event)
-    key, page = desk.form("pair-form")
+    form, page = desk.form("pair-form")
     assert re.search(r'id="desk-missing-decks">[^<]*Ann, Ben, Cal, Dee<', page), page
-    sent = desk.send(idem=key, action="pair")
+    sent = desk.send(**form)
     said = desk.said(sent)
     assert said.startswith("good: round 1 paired: 2 tables, 0 byes"), said
     assert "warning: Cal has no decklist (EV-2.8)" in said
     with open_service(store) as svc:
         svc.event_result(event, ["1=2-0-0", "2=2-0-0"])
-    key, page = desk.form("pair-form")
+    form, page = desk.form("pair-form")
     assert "make the top 4 cut and pair the playoff" in page
-    sent = desk.send(idem=key, action="pair")
+    sent = desk.send(**form)
     assert desk.said(sent).startswith("good: semifinal (round 2) paired: 2 tables")
     with open_service(store) as svc:
         assert len(svc.event_info(event).cut_seeds) == 4
 
 
 def test_the_head_withdraws_a_penalty_from_the_list_with_a_reason(
-    client: TestClient[Litestar], tokens: Tokens, store: str
+    desk: Desk, client: TestClient[Litestar], tokens: Tokens, store: str
 ) -> None:
     """EV-8.7: the desk lists the event's penalties with where each took effect; a
     withdrawal needs a reason, keeps the penalty (marked withdrawn) and reverses what it
     did (here a disqualification's drop, by an undrop)."""
-    event = _event(store)
-    head = tokens["head"]
-    desk = Desk(client, head, event)
+    event, head = desk.event, desk.token
     with open_service(store) as svc:
         svc.event_pair(event)
         svc.event_penalize(event, "Ben", "tardiness", penalty="warning", reason="late")
         svc.event_result(event, ["1=2-0-0", "2=2-0-0"])
         svc.event_penalize(event, "Cal", "cheating", penalty="disqualification", reason="marked")
-    key, page = desk.form("withdraw-form-2")
+    form, page = desk.form("withdraw-form-2")
     listed = page.split('id="desk-penalties"')[1].split("</table>")[0]
     assert re.search(
         r'id="penalty-1"><td>1</td><td>Ben</td><td>tardiness</td><td>warning</td>'
@@ -285,17 +271,17 @@ def test_the_head_withdraws_a_penalty_from_the_list_with_a_reason(
         listed,
     ), listed
 
-    refused = desk.send(idem=key, action="withdraw", number="2", reason=" ")
+    refused = desk.send(**form, reason=" ")
     assert desk.said(refused) == "bad: EV-8.7: withdrawing a penalty needs a reason"
-    key, _ = desk.form("withdraw-form-2", refused.headers["location"])
-    sent = desk.send(idem=key, action="withdraw", number="2", reason="misjudged")
+    form, _ = desk.form("withdraw-form-2", refused.headers["location"])
+    sent = desk.send(**form, reason="misjudged")
     said = desk.said(sent)
     assert said == (
         "good: penalty 2 withdrawn: misjudged; undropped: Cal (penalty 2 withdrawn: misjudged)"
     )
-    again = desk.send(idem=key, action="withdraw", number="2", reason="misjudged")
+    again = desk.send(**form, reason="misjudged")
     assert again.headers["location"] == sent.headers["location"]  # once per key
-    assert _kinds(store, event).count("penalty-withdrawn") == 1
+    assert event_kinds(store, event).count("penalty-withdrawn") == 1
     with open_service(store) as svc:
         state = svc.event_state(event)
         assert state.withdrawn_penalties == {2}
@@ -312,30 +298,30 @@ def test_the_head_withdraws_a_penalty_from_the_list_with_a_reason(
         state = svc.event_state(event)
         ann = next(p.id for p in state.players.values() if p.name == "Ann")
         table = next(t.table for t in state.tables.values() if t.round == 2 and ann in t.players)
-    key, page = desk.form("withdraw-form-3")
+    form, page = desk.form("withdraw-form-3")
     assert f"<td>round 2 table {table}: match lost</td>" in page
-    refused = desk.send(idem=key, action="withdraw", number="3", reason="no")
+    refused = desk.send(**form, reason="no")
     said = desk.said(refused)
     assert said.startswith("bad: EV-8.7: the match-loss of Ann counts in round 2 table"), said
-    key, _ = desk.form("withdraw-form-3", refused.headers["location"])
-    sent = desk.send(idem=key, action="withdraw", number="3", reason="no", result="1-1-1")
+    form, _ = desk.form("withdraw-form-3", refused.headers["location"])
+    sent = desk.send(**form, reason="no", result="1-1-1")
     said = desk.said(sent)
     assert said == (
         f"good: penalty 3 withdrawn: no; round 2 table {table} corrected to 1-1-1: "
         "penalty 3 withdrawn: no"
     )
 
-    key, _ = desk.form("withdraw-form-1")
-    refused = desk.send(idem=key, action="withdraw", number="7", reason="typo")
+    form, _ = desk.form("withdraw-form-1")
+    refused = desk.send(idem=form["idem"], action="withdraw", number="7", reason="typo")
     assert desk.said(refused).startswith("bad: EV-8.7: no penalty 7: the event has 3")
     # the scorekeeper sees no penalties and is refused a withdrawal posted all the same
     sam = tokens["scorekeeper"]
     sam_desk = Desk(client, sam, event)
-    key, page = sam_desk.form("drop-form")
+    form, page = sam_desk.form("drop-form")
     assert 'id="desk-penalties"' not in page
-    refused = sam_desk.send(idem=key, action="withdraw", number="1", reason="x")
+    refused = sam_desk.send(idem=form["idem"], action="withdraw", number="1", reason="x")
     assert 'data-status="403"' in sam_desk.shown(refused)
-    assert _kinds(store, event).count("penalty-withdrawn") == 2
+    assert event_kinds(store, event).count("penalty-withdrawn") == 2
 
 
 def test_players_are_typed_by_name_from_one_datalist_at_any_size(
@@ -349,83 +335,70 @@ def test_players_are_typed_by_name_from_one_datalist_at_any_size(
         svc.event_register(event, [f"Player {n:04}" for n in range(3000)])
     head = tokens["head"]
     desk = Desk(client, head, event)
-    key, page = desk.form("drop-form")
+    form, page = desk.form("drop-form")
     assert page.count("<datalist") == 1
     assert page.count("<option") == 3000 + len(INFRACTIONS) + 1 + len(PENALTY_LEVELS) + 1
     assert '<option value="Player 2999">' in page
     assert '<select name="player"' not in page
     assert len(page) < 200_000, len(page)  # about 30 bytes a player, once
-    refused = desk.send(idem=key, action="drop", player="Player 3000")
+    refused = desk.send(**form, player="Player 3000")
     assert desk.said(refused) == "bad: EV-2.1: 'Player 3000' is not a registered player"
     kept = desk.shown(refused)
     assert 'value="Player 3000"' in kept.split('id="drop-form"')[1].split("</form>")[0]
-    key, _ = desk.form("drop-form")
-    sent = desk.send(idem=key, action="drop", player="Player 1234")
+    form, _ = desk.form("drop-form")
+    sent = desk.send(**form, player="Player 1234")
     assert desk.said(sent).startswith("good:")
-    assert _kinds(store, event).count("player-dropped") == 1
+    assert event_kinds(store, event).count("player-dropped") == 1
 
 
 def test_the_head_pairs_and_re_pairs_by_hand_with_a_reason(
-    client: TestClient[Litestar], tokens: Tokens, store: str
+    desk: Desk, client: TestClient[Litestar], tokens: Tokens, store: str
 ) -> None:
     """EV-5.11: a round paired by hand, one table a line, needs its reason and every active
     player once; EV-5.12: the open round re-paired by hand before its first result."""
-    event = _event(store)
-    head = tokens["head"]
-    desk = Desk(client, head, event)
-    key, page = desk.form("pair-hand-form")
-    refused = desk.send(idem=key, action="pair-hand", tables="Ann v Ben\nbye Cal\nbye Dee")
+    event = desk.event
+    form, page = desk.form("pair-hand-form")
+    refused = desk.send(**form, tables="Ann v Ben\nbye Cal\nbye Dee")
     assert desk.said(refused) == "bad: EV-5.11: a manual pairing needs a reason"
-    key, page = desk.form("pair-hand-form", refused.headers["location"])
+    form, page = desk.form("pair-hand-form", refused.headers["location"])
     kept = page.split('id="pair-hand-form"')[1].split("</form>")[0]
     assert ">Ann v Ben\nbye Cal\nbye Dee</textarea>" in kept
-    refused = desk.send(
-        idem=key, action="pair-hand", tables="Ann v Ben\nbye Cal", reason="Dee is a judge"
-    )
+    refused = desk.send(**form, tables="Ann v Ben\nbye Cal", reason="Dee is a judge")
     assert desk.said(refused) == "bad: EV-5.11: not paired: Dee"
-    key, _ = desk.form("pair-hand-form", refused.headers["location"])
-    refused = desk.send(
-        idem=key, action="pair-hand", tables="Ann v Ben\nCal v Dot", reason="travel"
-    )
+    form, _ = desk.form("pair-hand-form", refused.headers["location"])
+    refused = desk.send(**form, tables="Ann v Ben\nCal v Dot", reason="travel")
     assert desk.said(refused) == (
         "bad: EV-2.1: 'Dot' is not a registered player (and 1 more)"  # Dee: not paired
     )
-    assert "round-paired" not in _kinds(store, event)
-    key, _ = desk.form("pair-hand-form", refused.headers["location"])
-    sent = desk.send(
-        idem=key,
-        action="pair-hand",
-        tables="  Ann  v Cal \n\nbye Ben\nbye   Dee",
-        reason="travel byes",
-    )
+    assert "round-paired" not in event_kinds(store, event)
+    form, _ = desk.form("pair-hand-form", refused.headers["location"])
+    sent = desk.send(**form, tables="  Ann  v Cal \n\nbye Ben\nbye   Dee", reason="travel byes")
     assert desk.said(sent) == "good: round 1 paired by hand: 1 table, 2 byes"
     with open_service(store) as svc:
         state = svc.event_state(event)
         named = [[state.players[p].name for p in x.players] for x in state.rounds[1].pairings]
     assert named == [["Ann", "Cal"], ["Ben"], ["Dee"]]
 
-    key, _ = desk.form("repair-hand-form")
-    sent = desk.send(
-        idem=key, action="repair-hand", tables="Ann v Ben\nCal v Dee", reason="Ben and Dee arrived"
-    )
+    form, _ = desk.form("repair-hand-form")
+    sent = desk.send(**form, tables="Ann v Ben\nCal v Dee", reason="Ben and Dee arrived")
     said = desk.said(sent)
     assert said == (
         "good: round 1 re-paired by hand; Ann: table 1 v Cal -> table 1 v Ben; "
         "Ben: bye -> table 1 v Ann; Cal: table 1 v Ann -> table 2 v Dee; "
         "Dee: bye -> table 2 v Cal"
     )
-    assert _kinds(store, event).count("pairing-changed") == 1
+    assert event_kinds(store, event).count("pairing-changed") == 1
 
     sam = tokens["scorekeeper"]
     sam_desk = Desk(client, sam, event)
-    key, page = sam_desk.form("drop-form")
+    form, page = sam_desk.form("drop-form")
     assert 'id="pair-hand-form"' not in page
     assert 'id="repair-hand-form"' not in page
     refused = sam_desk.send(
-        idem=key, action="repair-hand", tables="Ann v Dee\nCal v Ben", reason="x"
+        idem=form["idem"], action="repair-hand", tables="Ann v Dee\nCal v Ben", reason="x"
     )
     assert 'data-status="403"' in sam_desk.shown(refused)
-    assert _kinds(store, event).count("pairing-changed") == 1
+    assert event_kinds(store, event).count("pairing-changed") == 1
 
 
 def test_a_pairing_typed_by_hand_reads_as_the_manual_file_does() -> None:
@@ -455,45 +428,45 @@ def test_the_head_attaches_a_decklist_until_the_deadline(
         svc.event_register(event, ["Ann", "Ben"])
     head = tokens["head"]
     desk = Desk(client, head, event)
-    key, page = desk.form("deck-form")
+    form, page = desk.form("deck-form")
     assert "until round 1 is paired" in page
     assert re.search(r'id="desk-missing-decks">[^<]*Ann, Ben<', page)
-    refused = desk.send(idem=key, action="deck", player="Ann", decklist="7 Pylon")
+    refused = desk.send(**form, player="Ann", decklist="7 Pylon")
     said = desk.said(refused)
     assert said.startswith("bad: EV-2.8: "), said
-    key, page = desk.form("deck-form", refused.headers["location"])
+    form, page = desk.form("deck-form", refused.headers["location"])
     kept = page.split('id="deck-form"')[1].split("</form>")[0]
     assert ">7 Pylon</textarea>" in kept
     assert 'value="Ann"' in kept
-    sent = desk.send(idem=key, action="deck", player="Ann", decklist=DECK_TEXT)
+    sent = desk.send(**form, player="Ann", decklist=DECK_TEXT)
     assert desk.said(sent) == "good: decklist attached for Ann (40 cards)"
-    again = desk.send(idem=key, action="deck", player="Ann", decklist=DECK_TEXT)
+    again = desk.send(**form, player="Ann", decklist=DECK_TEXT)
     assert again.headers["location"] == sent.headers["location"]  # once per key
-    assert _kinds(store, event).count("decklist-attached") == 1
-    key, page = desk.form("deck-form")
+    assert event_kinds(store, event).count("decklist-attached") == 1
+    form, page = desk.form("deck-form")
     assert re.search(r'id="desk-missing-decks">[^<]*: Ben<', page), page
-    refused = desk.send(idem=key, action="deck", player="Ann", decklist=DECK_TEXT)
+    refused = desk.send(**form, player="Ann", decklist=DECK_TEXT)
     assert desk.said(refused) == (
         "bad: EV-2.8: Ann already has this decklist: nothing changed, nothing is recorded"
     )
-    key, _ = desk.form("deck-form")
-    refused = desk.send(idem=key, action="deck", player="Ben")
+    form, _ = desk.form("deck-form")
+    refused = desk.send(**form, player="Ben")
     assert desk.said(refused).startswith("bad: EV-2.8: give the list")
 
     sam = tokens["scorekeeper"]
     sam_desk = Desk(client, sam, event)
-    key, page = sam_desk.form("drop-form")
+    form, page = sam_desk.form("drop-form")
     assert 'id="deck-form"' not in page
-    refused = sam_desk.send(idem=key, action="deck", player="Ben", decklist=DECK_TEXT)
+    refused = sam_desk.send(idem=form["idem"], action="deck", player="Ben", decklist=DECK_TEXT)
     assert 'data-status="403"' in sam_desk.shown(refused)
 
     with open_service(store) as svc:
         svc.event_pair(event)
-    key, _ = desk.form("deck-form")
-    refused = desk.send(idem=key, action="deck", player="Ben", decklist=DECK_TEXT)
+    form, _ = desk.form("deck-form")
+    refused = desk.send(**form, player="Ben", decklist=DECK_TEXT)
     said = desk.said(refused)
     assert said.startswith("bad: EV-2.8: round 1 has been paired: Ben's decklist is locked"), said
-    assert _kinds(store, event).count("decklist-attached") == 1
+    assert event_kinds(store, event).count("decklist-attached") == 1
     # a game played without decks: no such form
     assert 'id="deck-form"' not in Desk(client, head, _event(store)).form("pair-form")[1]
 
@@ -519,10 +492,10 @@ def test_a_late_entry_is_registered_from_the_desk_once_per_key(
     with open_service(store) as svc:
         svc.event_pair(event)
     desk = Desk(client, head, event)
-    key, page = desk.form("register-form")
+    form, page = desk.form("register-form")
     assert "paired from round 2 (EV-2.3)" in page.split('id="desk-register"')[1]
-    first = desk.send(idem=key, action="register", names=" Eve \n\n", late_as_losses="yes")
-    again = desk.send(idem=key, action="register", names=" Eve \n\n", late_as_losses="yes")
+    first = desk.send(**form, names=" Eve \n\n", late_as_losses="yes")
+    again = desk.send(**form, names=" Eve \n\n", late_as_losses="yes")
     assert again.headers["location"] == first.headers["location"]  # a reload: nothing more
     said = desk.said(first)
     assert re.fullmatch(
@@ -530,33 +503,33 @@ def test_a_late_entry_is_registered_from_the_desk_once_per_key(
         r"round 2 \(EV-2.3\)",
         said,
     ), said
-    assert _kinds(store, event).count("player-registered") == 5
+    assert event_kinds(store, event).count("player-registered") == 5
     with open_service(store) as svc:
         eve = next(p for p in svc.event_state(event).players.values() if p.name == "Eve")
     assert eve.entry_round == 2
     assert eve.late_as_losses is True
     assert '<option value="Eve">' in desk.shown(first)  # the datalist names her now
 
-    key, _ = desk.form("register-form")
-    refused = desk.send(idem=key, action="register", names="eve", byes="1")
+    form, _ = desk.form("register-form")
+    refused = desk.send(**form, names="eve", byes="1")
     said = desk.said(refused)
     assert said.startswith("bad: EV-2.2: 'eve' looks like 'Eve' (p5), already in this event"), said
     kept = desk.shown(refused).split('id="register-form"')[1].split("</form>")[0]
     assert ">eve</textarea>" in kept
     assert 'value="1"' in kept
-    key, _ = desk.form("register-form", refused.headers["location"])
-    refused = desk.send(idem=key, action="register", names="Fay", byes="two")
+    form, _ = desk.form("register-form", refused.headers["location"])
+    refused = desk.send(**form, names="Fay", byes="two")
     assert desk.said(refused) == "bad: EV-2.4: byes is a whole number, not 'two'"
-    assert _kinds(store, event).count("player-registered") == 5
+    assert event_kinds(store, event).count("player-registered") == 5
 
     sam_desk = Desk(client, tokens["scorekeeper"], event)
-    key, page = sam_desk.form("register-form")
+    form, page = sam_desk.form("register-form")
     assert "late_as_losses" in page
-    sent = sam_desk.send(idem=key, action="register", names="Fay\nGus")
+    sent = sam_desk.send(**form, names="Fay\nGus")
     assert sam_desk.said(sent).startswith("good: registered 2: Fay (p6, "), sam_desk.said(sent)
     # a player posting the form all the same (a script) is refused by the role
     Desk(client, tokens["ann"], event).send(action="register", names="Hal")
-    assert _kinds(store, event).count("player-registered") == 7
+    assert event_kinds(store, event).count("player-registered") == 7
 
 
 def test_a_result_is_corrected_from_the_desk_with_its_reason(
@@ -571,38 +544,32 @@ def test_a_result_is_corrected_from_the_desk_with_its_reason(
         svc.event_pair(event)
         svc.event_result(event, ["1=2-0-0"])
     desk = Desk(client, head, event)
-    key, _page = desk.form("correct-form")
-    refused = desk.send(
-        idem=key, action="correct", table="2", result="0-2-0", reason="the slip was swapped"
-    )
+    form, _page = desk.form("correct-form")
+    refused = desk.send(**form, table="2", result="0-2-0", reason="the slip was swapped")
     said = desk.said(refused)
     assert said == "bad: EV-8.2: round 1 table 2 has no result yet: report it instead", said
     kept = desk.shown(refused).split('id="correct-form"')[1].split("</form>")[0]
     assert 'value="2"' in kept
     assert 'value="0-2-0"' in kept
     assert 'value="the slip was swapped"' in kept
-    key, _ = desk.form("correct-form", refused.headers["location"])
-    refused = desk.send(idem=key, action="correct", table="x", result="0-2-0", reason="r")
+    form, _ = desk.form("correct-form", refused.headers["location"])
+    refused = desk.send(**form, table="x", result="0-2-0", reason="r")
     assert desk.said(refused) == "bad: EV-8.2: name the table, not 'x'"
-    key, _ = desk.form("correct-form")
-    sent = desk.send(
-        idem=key, action="correct", table="1", result="0-2-0", reason="the slip was swapped"
-    )
-    desk.send(idem=key, action="correct", table="1", result="0-2-0", reason="the slip was swapped")
+    form, _ = desk.form("correct-form")
+    sent = desk.send(**form, table="1", result="0-2-0", reason="the slip was swapped")
+    desk.send(**form, table="1", result="0-2-0", reason="the slip was swapped")
     assert desk.said(sent) == "good: round 1 table 1 corrected to 0-2-0: the slip was swapped"
-    assert _kinds(store, event).count("result-corrected") == 1
+    assert event_kinds(store, event).count("result-corrected") == 1
     with open_service(store) as svc:
         [entry] = [e for e in svc.event_audit(event)["entries"] if e["what"] == "result corrected"]
     assert entry["reason"] == "the slip was swapped"
     assert entry["by"] == "Hera"
 
     sam_desk = Desk(client, tokens["scorekeeper"], event)
-    key, _ = sam_desk.form("correct-form")
-    sent = sam_desk.send(
-        idem=key, action="correct", round="1", table="1", result="1-2-0", reason="one game more"
-    )
+    form, _ = sam_desk.form("correct-form")
+    sent = sam_desk.send(**form, round="1", table="1", result="1-2-0", reason="one game more")
     assert sam_desk.said(sent) == "good: round 1 table 1 corrected to 1-2-0: one game more"
-    assert _kinds(store, event).count("result-corrected") == 2
+    assert event_kinds(store, event).count("result-corrected") == 2
 
 
 def test_the_head_changes_the_rounds_and_the_cut_while_allowed(
@@ -613,38 +580,38 @@ def test_the_head_changes_the_rounds_and_the_cut_while_allowed(
     event = _event(store)
     head = tokens["head"]
     desk = Desk(client, head, event)
-    key, page = desk.form("change-form")
+    form, page = desk.form("change-form")
     assert "Now 3 Swiss rounds, no cut" in page
-    sent = desk.send(idem=key, action="change", rounds="4", cut="", reason="the hall is ours")
-    desk.send(idem=key, action="change", rounds="4", cut="", reason="the hall is ours")
+    sent = desk.send(**form, rounds="4", cut="", reason="the hall is ours")
+    desk.send(**form, rounds="4", cut="", reason="the hall is ours")
     assert desk.said(sent) == "good: 4 Swiss rounds, no cut"
     with open_service(store) as svc:
         assert svc.event_info(event).rounds == 4
         svc.event_pair(event)
         svc.event_result(event, ["1=2-0-0", "2=2-0-0"])
         svc.event_pair(event)
-    assert _kinds(store, event).count("settings-changed") == 1, _kinds(store, event)
-    key, page = desk.form("change-form")
-    refused = desk.send(idem=key, action="change", rounds="1", reason="short day")
+    assert event_kinds(store, event).count("settings-changed") == 1, event_kinds(store, event)
+    form, page = desk.form("change-form")
+    refused = desk.send(**form, rounds="1", reason="short day")
     assert desk.said(refused) == (
         "bad: EV-1.5: 2 Swiss rounds have already been paired: the event cannot play only 1"
     )
-    key, _ = desk.form("change-form", refused.headers["location"])
-    refused = desk.send(idem=key, action="change", reason="nothing")
+    form, _ = desk.form("change-form", refused.headers["location"])
+    refused = desk.send(**form, reason="nothing")
     assert desk.said(refused) == (
         "bad: EV-1.5: give the new number of Swiss rounds, the cut, or both"
     )
-    key, _ = desk.form("change-form")
-    sent = desk.send(idem=key, action="change", cut="2", reason="a final")
+    form, _ = desk.form("change-form")
+    sent = desk.send(**form, cut="2", reason="a final")
     assert desk.said(sent) == "good: 4 Swiss rounds, top 2 cut"
-    assert _kinds(store, event).count("settings-changed") == 2
+    assert event_kinds(store, event).count("settings-changed") == 2
 
     sam_desk = Desk(client, tokens["scorekeeper"], event)
-    key, page = sam_desk.form("drop-form")
+    form, page = sam_desk.form("drop-form")
     assert 'id="change-form"' not in page
-    refused = sam_desk.send(idem=key, action="change", rounds="9", reason="x")
+    refused = sam_desk.send(idem=form["idem"], action="change", rounds="9", reason="x")
     assert 'data-status="403"' in sam_desk.shown(refused)
-    assert _kinds(store, event).count("settings-changed") == 2
+    assert event_kinds(store, event).count("settings-changed") == 2
 
 
 def test_the_round_is_marked_started_and_ended_and_its_length_set(
@@ -660,53 +627,53 @@ def test_the_round_is_marked_started_and_ended_and_its_length_set(
     assert 'id="desk-round"' not in page  # no round paired: nothing to mark
     with open_service(store) as svc:
         svc.event_pair(event)
-    key, page = desk.form("start-round-form")
+    form, page = desk.form("start-round-form")
     assert "mark round 1 started" in page
     assert 'id="end-round-form"' in page
-    sent = desk.send(idem=key, action="start-round", round="1")
-    desk.send(idem=key, action="start-round", round="1")
+    sent = desk.send(**form)
+    desk.send(**form)
     assert desk.said(sent) == "good: round 1 started"
-    assert _kinds(store, event).count("round-started") == 1
-    key, page = desk.form("end-round-form")
+    assert event_kinds(store, event).count("round-started") == 1
+    form, page = desk.form("end-round-form")
     assert 'id="start-round-form"' not in page
-    refused = desk.send(idem=key, action="end-round", round="1")
+    refused = desk.send(**form)
     assert desk.said(refused) == "bad: EV-5.10: round 1 still has tables without a result"
-    assert "round-ended" not in _kinds(store, event)
+    assert "round-ended" not in event_kinds(store, event)
     with open_service(store) as svc:
         svc.event_result(event, ["1=2-0-0", "2=2-0-0"])
-    key, _ = desk.form("end-round-form", refused.headers["location"])
-    sent = desk.send(idem=key, action="end-round", round="1")
+    form, _ = desk.form("end-round-form", refused.headers["location"])
+    sent = desk.send(**form)
     assert desk.said(sent) == "good: round 1 ended"
     assert 'id="desk-round"' not in desk.shown(sent)  # round 1 is done with
-    assert _kinds(store, event).count("round-ended") == 1
+    assert event_kinds(store, event).count("round-ended") == 1
 
-    key, page = desk.form("length-form")
+    form, page = desk.form("length-form")
     assert "A round lasts 50 minutes" in page
-    sent = desk.send(idem=key, action="length", minutes="55", reason="the hall closes at six")
+    sent = desk.send(**form, minutes="55", reason="the hall closes at six")
     said = desk.said(sent)
     assert said.startswith("good: a round lasts 55 minutes"), said
     with open_service(store) as svc:
         assert svc.event_state(event).round_minutes == 55
-    key, page = desk.form("length-form")
+    form, page = desk.form("length-form")
     assert "A round lasts 55 minutes" in page
-    refused = desk.send(idem=key, action="length", minutes="55", reason="again")
+    refused = desk.send(**form, minutes="55", reason="again")
     assert desk.said(refused) == (
         "bad: EV-9.1: a round already lasts 55 minutes: nothing changed, nothing is recorded"
     )
-    key, _ = desk.form("length-form", refused.headers["location"])
-    refused = desk.send(idem=key, action="length", minutes="an hour")
+    form, _ = desk.form("length-form", refused.headers["location"])
+    refused = desk.send(**form, minutes="an hour")
     assert desk.said(refused) == (
         "bad: EV-9.1: a round's length in minutes is a whole number, not 'an hour'"
     )
 
     sam_desk = Desk(client, tokens["scorekeeper"], event)
-    key, page = sam_desk.form("drop-form")
+    form, page = sam_desk.form("drop-form")
     assert 'id="length-form"' not in page
     assert 'id="desk-round"' not in page
-    for form in ({"action": "length", "minutes": "40"}, {"action": "start-round"}):
-        refused = sam_desk.send(idem=key, **form)
+    for fields in ({"action": "length", "minutes": "40"}, {"action": "start-round"}):
+        refused = sam_desk.send(idem=form["idem"], **fields)
         assert 'data-status="403"' in sam_desk.shown(refused)
-        key, _ = sam_desk.form("drop-form")
+        form, _ = sam_desk.form("drop-form")
     with open_service(store) as svc:
         assert svc.event_state(event).round_minutes == 55
 
@@ -727,7 +694,7 @@ def test_the_ended_event_desk_is_a_summary_with_what_is_still_allowed(
         svc.event_penalize(event, "Cal", "cheating", penalty="disqualification", reason="marked")
         svc.event_end(event, reason="the hall closed")
     desk = Desk(client, head, event)
-    key, page = desk.form("correct-form")
+    form, page = desk.form("correct-form")
     assert 'id="desk-ended"' in page
     for gone in (
         "pair-form",
@@ -757,14 +724,12 @@ def test_the_ended_event_desk_is_a_summary_with_what_is_still_allowed(
     assert "by=," not in audit  # what is not known is left out, as the command line's
 
     table = _table_of(store, event, "Ann")
-    sent = desk.send(
-        idem=key, action="correct", table=str(table), result="2-1-0", reason="the slip said 2-1"
-    )
+    sent = desk.send(**form, table=str(table), result="2-1-0", reason="the slip said 2-1")
     assert desk.said(sent) == f"good: round 1 table {table} corrected to 2-1-0: the slip said 2-1"
     shown = client.get(f"/events/{event}/desk?audit=1", headers=auth(head)).text
     assert "result corrected</b>: round=1" in html.unescape(shown)
-    key, _ = desk.form("withdraw-form-1")
-    sent = desk.send(idem=key, action="withdraw", number="1", reason="he was on time")
+    form, _ = desk.form("withdraw-form-1")
+    sent = desk.send(**form, reason="he was on time")
     assert desk.said(sent).startswith("good: penalty 1 withdrawn: he was on time"), desk.said(sent)
     # a form of the running desk posted all the same: the service's refusal, its clause
     refused = desk.send(action="register", names="Zed")

@@ -16,7 +16,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from service.app import open_service
-from tests.web.conftest import Tokens, auth, table_token
+from tests.web.conftest import Tokens, auth, event_kinds, table_token
 from tests.web.test_calls_api import make_event
 
 SAME_SITE = {"Sec-Fetch-Site": "same-origin"}
@@ -40,11 +40,6 @@ def _send(client: TestClient[Litestar], token: str, path: str, **form: str) -> A
     )
 
 
-def _kinds(store: str, event: str) -> list[str]:
-    with open_service(store) as svc:
-        return [line.kind for line in svc.event_log(event)]
-
-
 def test_a_judge_call_and_a_report_from_a_players_page_record_once_per_key(
     client: TestClient[Litestar], tokens: Tokens, store: str
 ) -> None:
@@ -61,7 +56,7 @@ def test_a_judge_call_and_a_report_from_a_players_page_record_once_per_key(
     again = _send(client, ann, f"/events/{event}/me/call", idem=key, table="1", reason="help")
     assert again.status_code == 303
     assert again.headers["location"] == first.headers["location"]
-    assert _kinds(store, event).count("judge-called") == 1
+    assert event_kinds(store, event).count("judge-called") == 1
     assert "waiting for a judge" in client.get(page, headers=auth(ann)).text
 
     # the call resolved, the page shows the button again with a new key (not the first's)
@@ -72,12 +67,12 @@ def test_a_judge_call_and_a_report_from_a_players_page_record_once_per_key(
         for _ in range(2):  # the same post twice: carried out once
             sent = _send(client, tom, f"/queue/calls/{event}/1/{step}", **body)
             assert sent.status_code == 303, sent.text
-    kinds = _kinds(store, event)
+    kinds = event_kinds(store, event)
     assert (kinds.count("call-claimed"), kinds.count("call-resolved")) == (1, 1)
     [second] = _keys(client, ann, page, "call-form")
     assert second != key
     assert _send(client, ann, f"/events/{event}/me/call", idem=second, table="1").status_code == 303
-    assert _kinds(store, event).count("judge-called") == 2
+    assert event_kinds(store, event).count("judge-called") == 2
 
     [report_key] = _keys(client, ann, page, "report-form")
     report = f"/events/{event}/me/report"
@@ -88,7 +83,7 @@ def test_a_judge_call_and_a_report_from_a_players_page_record_once_per_key(
     for _ in range(2):  # the same form corrected, from the same page: carried out once
         sent = _send(client, ann, report, idem=report_key, result="2-1-0")
         assert sent.status_code == 303, sent.text
-    assert _kinds(store, event).count("report-filed") == 1
+    assert event_kinds(store, event).count("report-filed") == 1
     # the report's key sent with another form: refused, nothing more recorded
     reused = _send(client, ann, f"/events/{event}/me/reports/1/confirm", idem=report_key)
     assert reused.status_code == 422
@@ -100,7 +95,7 @@ def test_a_judge_call_and_a_report_from_a_players_page_record_once_per_key(
     for _ in range(2):
         done = _send(client, ben, f"/events/{event}/me/reports/1/confirm", idem=confirm_key)
         assert done.status_code == 303, done.text
-    kinds = _kinds(store, event)
+    kinds = event_kinds(store, event)
     assert (kinds.count("report-confirmed"), kinds.count("match-reported")) == (1, 1)
 
 
@@ -118,7 +113,7 @@ def test_a_call_from_a_games_table_page_records_once_per_key(
     again = _send(client, ann, f"/games/{game}/call", idem=key, reason="a ruling")
     assert first.status_code == again.status_code == 303
     assert again.headers["location"] == first.headers["location"]
-    assert _kinds(store, event).count("judge-called") == 1
+    assert event_kinds(store, event).count("judge-called") == 1
     shown = client.get(first.headers["location"], headers=auth(ann)).text
     assert "a judge is called" in shown
 
@@ -142,7 +137,7 @@ def test_the_clock_controls_are_forms_that_work_without_javascript_once_per_key(
             sent = _send(client, head, do, idem=key, action=mark)
             assert sent.status_code == 303, sent.text
         assert sent.headers["location"] == f"{page}?said={key}#clock-said"
-    marks = [k for k in _kinds(store, event) if k == "clock-marked"]
+    marks = [k for k in event_kinds(store, event) if k == "clock-marked"]
     assert len(marks) == 2
     shown = client.get(f"{page}?said={key}", headers=auth(head)).text
     assert "clock: paused" in shown
@@ -168,7 +163,7 @@ def test_the_clock_controls_are_forms_that_work_without_javascript_once_per_key(
         clock = svc.event_clock_view(event)
     assert clock.state == "paused"
     assert [t.extension_minutes for t in clock.tables] == [4]
-    assert _kinds(store, event).count("time-extended") == 1
+    assert event_kinds(store, event).count("time-extended") == 1
 
 
 def test_the_http_pairings_name_their_round(
@@ -218,7 +213,7 @@ def test_a_refused_hall_form_comes_back_with_what_was_typed(
     assert fresh != key
     sent = _send(client, ann, report, idem=fresh, table="1", result="2-1-0")
     assert sent.status_code == 303, sent.text
-    assert _kinds(store, event).count("report-filed") == 1
+    assert event_kinds(store, event).count("report-filed") == 1
     # a form with nothing typed (a confirmation) is not drawn again: its Back link serves
     refused = _send(client, ann, f"/events/{event}/me/reports/1/confirm", idem=fresh)
     assert refused.status_code == 422

@@ -42,9 +42,17 @@ from referee.kit.adjustments import (
     Untap,
     change_tables,
 )
+from referee.kit.zones import HiddenZone
 from referee.verdicts import LEGAL, Verdict
 
-__all__ = ["CHANGE_CHECKS", "CHANGE_EFFECTS", "HIDDEN_ZONES", "apply_change", "check_change"]
+__all__ = [
+    "CHANGE_CHECKS",
+    "CHANGE_EFFECTS",
+    "HIDDEN_ZONES",
+    "apply_change",
+    "check_change",
+    "kept_in_sight",
+]
 
 CHANGE_CHECKS, CHANGE_EFFECTS = change_tables(CrystaleState, "Crystale")
 
@@ -456,3 +464,15 @@ def _base(state: CrystaleState, unit: Unit) -> int:
 
 _CHECKS = CHANGE_CHECKS.handlers
 _EFFECTS = CHANGE_EFFECTS.handlers
+
+
+def kept_in_sight(state: CrystaleState, seat: str, zone: str, card: str) -> CrystaleState:
+    """``state`` with the card just moved unseen into ``seat``'s hidden ``zone`` (its
+    pool and hand) known as ``card`` to that seat and the referee only (REF-6.6)."""
+    index = SEATS.index(seat)
+    side = state.sides[index]
+    pile = getattr(side, zone, None)
+    if not isinstance(pile, HiddenZone):
+        return state
+    name = found.name if (found := state.book.find(card)) is not None else card
+    return with_side(state, index, msgspec.structs.replace(side, **{zone: pile.with_private(name)}))

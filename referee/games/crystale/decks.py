@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from referee.games.crystale.catalog import Book
 from referee.kit.decks import DeckKnowledge, Decklist
-from referee.kit.names import did_you_mean
+from referee.kit.names import spelling_hint
 from referee.verdicts import LEGAL, Verdict, Violation
 
 __all__ = ["POOL_SIZE", "check_named", "check_pool", "check_pool_size"]
@@ -35,11 +35,7 @@ def check_pool(book: Book, seat: str, decklist: Decklist) -> Verdict:
         crystal = book.crystals.get(name)
         if crystal is None:
             near = book.find(name)
-            hint = (
-                f"; the catalog spells it {near.name!r}"
-                if near is not None
-                else did_you_mean(name, book.crystals)
-            )
+            hint = spelling_hint(name, None if near is None else near.name, book.crystals)
             found.append(Violation("CR-3.7", f"{name} is not a crystal of the catalog{hint}"))
             continue
         kinds[crystal.kind] += count

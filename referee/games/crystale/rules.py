@@ -24,6 +24,7 @@ from referee.games.crystale.decks import POOL_SIZE, check_pool, check_pool_size
 from referee.games.crystale.model import SEATS, CrystaleAction, CrystaleState, Table
 from referee.games.crystale.position import empty_side, place_summoner
 from referee.kit.decks import DeckKnowledge, Decklist, with_seat_knowledge
+from referee.kit.variants import switch
 
 __all__ = ["RULESETS", "VARIANTS", "CrystaleRules"]
 
@@ -33,111 +34,98 @@ RULESETS = (EXAMPLE, OWN)
 
 
 VARIANTS = (
-    VariantOption(
-        key="counterattack",
-        default="choice",
-        choices=("choice", "always"),
-        clause="CR-I.9",
-        summary="A defending Servant that survives may strike back (CR-I.28 says from how far): "
+    switch(
+        "counterattack",
+        ("choice", "always"),
+        "CR-I.9",
+        "A defending Servant that survives may strike back (CR-I.28 says from how far): "
         "the defending player chooses (choice, the default), or it always does (always).",
     ),
-    VariantOption(
-        key="bonus_mp",
-        default="over_cap",
-        choices=("over_cap", "within_cap"),
-        clause="CR-I.6",
-        summary="The second player's 20 bonus MP may lift MP above the Mana Pool until spent "
+    switch(
+        "bonus_mp",
+        ("over_cap", "within_cap"),
+        "CR-I.6",
+        "The second player's 20 bonus MP may lift MP above the Mana Pool until spent "
         "(over_cap, the default), or is capped at the Mana Pool (within_cap).",
     ),
-    VariantOption(
-        key="start_mp",
-        default="full",
-        choices=("full", "zero"),
-        clause="CR-I.7",
-        summary="Summoners begin the battle with a full Mana Pool (full, the default) or with no "
+    switch(
+        "start_mp",
+        ("full", "zero"),
+        "CR-I.7",
+        "Summoners begin the battle with a full Mana Pool (full, the default) or with no "
         "MP (zero).",
     ),
-    VariantOption(
-        key="promotion_hp",
-        default="full",
-        choices=("full", "keep_damage"),
-        clause="CR-I.10",
-        summary="A promoted Servant takes the new rank's full HP (full, the default), or the new "
+    switch(
+        "promotion_hp",
+        ("full", "keep_damage"),
+        "CR-I.10",
+        "A promoted Servant takes the new rank's full HP (full, the default), or the new "
         "HP less the damage it had taken (keep_damage).",
     ),
-    VariantOption(
-        key="attack_after_move",
-        default="yes",
-        choices=("yes", "no"),
-        clause="CR-I.8",
-        summary="A unit that moved this turn may still attack (yes, the default) or may not (no).",
+    switch(
+        "attack_after_move",
+        ("yes", "no"),
+        "CR-I.8",
+        "A unit that moved this turn may still attack (yes, the default) or may not (no).",
     ),
-    VariantOption(
-        key="trigger_order",
-        default="reverse",
-        choices=("reverse", "printed"),
-        clause="CR-I.12",
-        summary="A trigger spell's effects resolve from last to first (reverse, the default) or in "
+    switch(
+        "trigger_order",
+        ("reverse", "printed"),
+        "CR-I.12",
+        "A trigger spell's effects resolve from last to first (reverse, the default) or in "
         "printed order like any spell (printed).",
     ),
-    VariantOption(
-        key="summon_sacrifice",
-        default="either",
-        choices=("either", "each"),
-        clause="CR-I.27",
-        summary="A turn allows one summon or one sacrifice (either, the default), or one summon "
+    switch(
+        "summon_sacrifice",
+        ("either", "each"),
+        "CR-I.27",
+        "A turn allows one summon or one sacrifice (either, the default), or one summon "
         "and one sacrifice (each).",
     ),
-    VariantOption(
-        key="counter_range",
-        default="any",
-        choices=("any", "in_range"),
-        clause="CR-I.28",
-        summary="A surviving defending Servant may strike back whatever the distance to its "
+    switch(
+        "counter_range",
+        ("any", "in_range"),
+        "CR-I.28",
+        "A surviving defending Servant may strike back whatever the distance to its "
         "attacker (any, the default), or only when the attacker is within the defender's own "
         "range (in_range, the rule before CR-I.28 was made: games recorded before the switch "
         "was offered keep it).",
         absent="in_range",
     ),
-    VariantOption(
-        key="counter_fatigue",
-        default="again",
-        choices=("again", "once"),
-        clause="CR-I.29",
-        summary="A defender may strike back at every attack it survives in a turn (again, the "
+    switch(
+        "counter_fatigue",
+        ("again", "once"),
+        "CR-I.29",
+        "A defender may strike back at every attack it survives in a turn (again, the "
         "default), or striking back fatigues it for the rest of that turn (once).",
     ),
-    VariantOption(
-        key="slot_phase",
-        default="main",
-        choices=("main", "promotion"),
-        clause="CR-I.31",
-        summary="Promotion slots are used in the Main phase only (main, the default), or a slot "
+    switch(
+        "slot_phase",
+        ("main", "promotion"),
+        "CR-I.31",
+        "Promotion slots are used in the Main phase only (main, the default), or a slot "
         "may also promote a Servant in the Promotion phase (promotion).",
     ),
-    VariantOption(
-        key="slot_earning",
-        default="once",
-        choices=("once", "again"),
-        clause="CR-I.32",
-        summary="Each of the Higher Plane counts 2, 4 and 7 earns a slot the first time only "
+    switch(
+        "slot_earning",
+        ("once", "again"),
+        "CR-I.32",
+        "Each of the Higher Plane counts 2, 4 and 7 earns a slot the first time only "
         "(once, the default), or again each time the count climbs back to it after falling "
         "below, three slots a match at most (again).",
     ),
-    VariantOption(
-        key="zero_strike",
-        default="no_hit",
-        choices=("no_hit", "hit"),
-        clause="CR-I.35",
-        summary="A Servant's attack on a Summoner with 0 ATK on its tile takes no hit "
+    switch(
+        "zero_strike",
+        ("no_hit", "hit"),
+        "CR-I.35",
+        "A Servant's attack on a Summoner with 0 ATK on its tile takes no hit "
         "(no_hit, the default), or takes one hit like any attack that reaches it (hit).",
     ),
-    VariantOption(
-        key="slot_servant",
-        default="hand",
-        choices=("hand", "board"),
-        clause="CR-I.18",
-        summary="The Servant a promotion slot takes from the pool goes into the hand (hand, the "
+    switch(
+        "slot_servant",
+        ("hand", "board"),
+        "CR-I.18",
+        "The Servant a promotion slot takes from the pool goes into the hand (hand, the "
         "default), or onto a free tile next to the Summoner, placed by an adjustment (board).",
     ),
 )
@@ -294,6 +282,11 @@ class CrystaleRules(ModularRules[CrystaleState, CrystaleAction]):
     hidden_zones: ClassVar[frozenset[str]] = adjust.HIDDEN_ZONES
     check_change = staticmethod(adjust.check_change)
     apply_change = staticmethod(adjust.apply_change)
+
+    def kept_in_sight_of_its_seat(
+        self, state: CrystaleState, seat: str, zone: str, card: str
+    ) -> CrystaleState:
+        return adjust.kept_in_sight(state, seat, zone, card)
 
     # -- catalogs ----------------------------------------------------------
     def read_catalog(self, kind: str, text: str, source: str) -> Catalog:

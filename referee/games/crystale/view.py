@@ -23,6 +23,7 @@ from referee.games.crystale.model import HIT_BOX, SEATS, SLOT_THRESHOLDS, Crysta
 from referee.games.crystale.notation import notation, parse
 from referee.games.crystale.position import base_atk, crystal_of, effective_atk, max_hp
 from referee.kit.secrecy import masked_text
+from referee.kit.zones import private_data, private_text
 from referee.viewers import REFEREE
 
 __all__ = [
@@ -143,6 +144,8 @@ def observe(state: CrystaleState, viewer: str = REFEREE) -> dict[str, Any]:
             "sacrificed_this_turn": side.sacrificed,
             "opening_shown": side.shown,
         }
+        if _may_see(viewer, seat):  # REF-6.6: what its seat and the referee saw put there
+            data.update(private_data(hand=side.hand, pool=side.pool))
         if side.knowledge is not None:
             data["registered"] = side.knowledge.view(_may_see(viewer, seat))
         seats[seat] = data
@@ -250,9 +253,15 @@ def render(state: CrystaleState, viewer: str = REFEREE) -> str:
         summoner = side.summoner or "(not yet shown)"
         bonus = f" (+{side.bonus} bonus)" if side.bonus else ""
         known = f" (known: {side.hand.known.text()})" if side.hand.known else ""
+        hand, pool = side.hand, side.pool
+        if _may_see(viewer, seat):  # REF-6.6: what its seat and the referee saw put there
+            known += private_text(hand)
+            pooled = f"{pool.count}{private_text(pool)}"
+        else:
+            pooled = str(pool.count)
         lines.append(
             f"{seat}: {summoner}: MP {side.mp}/{side.mana_pool}{bonus}, Recharge {side.recharge}, "
-            f"hits {side.hits}/{HIT_BOX}; hand {side.hand.count}{known}; pool {side.pool.count}; "
+            f"hits {side.hits}/{HIT_BOX}; hand {hand.count}{known}; pool {pooled}; "
             f"promotion slots {side.slots_earned - side.slots_used} left "
             f"({side.slots_used} of {len(SLOT_THRESHOLDS)} used)"
         )

@@ -44,6 +44,7 @@ from referee.kit.adjustments import (
     Untap,
     change_tables,
 )
+from referee.kit.zones import HiddenZone
 from referee.verdicts import LEGAL, Verdict
 
 __all__ = [
@@ -55,6 +56,7 @@ __all__ = [
     "ZONES",
     "apply_change",
     "check_change",
+    "kept_in_sight",
 ]
 
 CHANGE_CHECKS, CHANGE_EFFECTS = change_tables(GammasphereState, "Gammasphere")
@@ -426,3 +428,15 @@ def apply_change(state: GammasphereState, change: Change) -> GammasphereState:
 
 _CHECKS = CHANGE_CHECKS.handlers
 _EFFECTS = CHANGE_EFFECTS.handlers
+
+
+def kept_in_sight(state: GammasphereState, seat: str, zone: str, card: str) -> GammasphereState:
+    """``state`` with the card just moved unseen into ``seat``'s hidden ``zone`` (its
+    deck and hand) known as ``card`` to that seat and the referee only (REF-6.6)."""
+    index = SEATS.index(seat)
+    side = state.sides[index]
+    pile = getattr(side, zone, None)
+    if not isinstance(pile, HiddenZone):
+        return state
+    name = state.cards.canonical(card) or card
+    return with_side(state, index, msgspec.structs.replace(side, **{zone: pile.with_private(name)}))

@@ -10,7 +10,7 @@ import msgspec
 from referee.games.gammasphere.catalog import Card, Cards
 from referee.games.gammasphere.model import SEATS, GammasphereState, Side
 from referee.kit.decks import Decklist
-from referee.kit.names import did_you_mean
+from referee.kit.names import spelling_hint
 from referee.kit.zones import ZoneError
 from referee.verdicts import LEGAL, Verdict, Violation
 
@@ -48,12 +48,7 @@ def check_construction(cards: Cards, decklist: Decklist, limits: str) -> Verdict
     for name, count in decklist.cards.items:
         card = cards.by_name.get(name)
         if card is None:
-            known = cards.canonical(name)
-            hint = (
-                f" (the catalog spells it {known!r})"
-                if known
-                else did_you_mean(name, cards.by_name)
-            )
+            hint = spelling_hint(name, cards.canonical(name), cards.by_name)
             problems.append(
                 Violation("GS-3.4", f"{name} is not a card of the catalog {cards.title!r}{hint}")
             )

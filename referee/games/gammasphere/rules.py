@@ -30,6 +30,7 @@ from referee.games.gammasphere.model import (
 )
 from referee.games.gammasphere.position import LEVELS, START_GAS, START_POWER, find, on_buildings
 from referee.kit.decks import DeckKnowledge, Decklist, with_seat_knowledge
+from referee.kit.variants import switch
 from referee.kit.zones import HiddenZone
 
 __all__ = ["DEFAULT_DECK_SIZE", "EXAMPLE", "P3", "RULESETS", "GammasphereRules", "catalog_of"]
@@ -41,116 +42,102 @@ DEFAULT_DECK_SIZE = 40
 MAX_DECK_SIZE = 1000
 
 VARIANTS = (
-    VariantOption(
-        key="deck_limits",
-        default="open",
-        choices=tuple(DECK_LIMITS),
-        clause="GS-I.1",
-        summary="Deck size: open (at least the 7 cards of an opening hand, no upper limit) "
+    switch(
+        "deck_limits",
+        tuple(DECK_LIMITS),
+        "GS-I.1",
+        "Deck size: open (at least the 7 cards of an opening hand, no upper limit) "
         "or 40-60 cards, as in Yu-Gi-Oh.",
     ),
-    VariantOption(
-        key="first_draw",
-        default="yes",
-        choices=("yes", "no"),
-        clause="GS-I.4",
-        summary="Whether the first player draws in the first turn of the game (yes) or "
+    switch(
+        "first_draw",
+        ("yes", "no"),
+        "GS-I.4",
+        "Whether the first player draws in the first turn of the game (yes) or "
         "starts it without a draw (no).",
     ),
-    VariantOption(
-        key="empty_deck",
-        default="skip",
-        choices=("skip", "lose"),
-        clause="GS-I.5",
-        summary="A player who must draw from an empty deck skips the draw (skip) or loses (lose).",
+    switch(
+        "empty_deck",
+        ("skip", "lose"),
+        "GS-I.5",
+        "A player who must draw from an empty deck skips the draw (skip) or loses (lose).",
     ),
-    VariantOption(
-        key="attack_taps",
-        default="yes",
-        choices=("yes", "no"),
-        clause="GS-I.7",
-        summary="An attacking character is tapped by its attack (yes) or stays untapped (no).",
+    switch(
+        "attack_taps",
+        ("yes", "no"),
+        "GS-I.7",
+        "An attacking character is tapped by its attack (yes) or stays untapped (no).",
     ),
-    VariantOption(
-        key="attack_tie",
-        default="both",
-        choices=("both", "neither"),
-        clause="GS-I.8",
-        summary="Equal attacks against an attack-mode defender destroy both characters (both) "
+    switch(
+        "attack_tie",
+        ("both", "neither"),
+        "GS-I.8",
+        "Equal attacks against an attack-mode defender destroy both characters (both) "
         "or nothing (neither).",
     ),
-    VariantOption(
-        key="defender_loses",
-        default="no",
-        choices=("no", "yes"),
-        clause="GS-I.9",
-        summary="Whether the player of an attack-mode defender that is destroyed loses the "
+    switch(
+        "defender_loses",
+        ("no", "yes"),
+        "GS-I.9",
+        "Whether the player of an attack-mode defender that is destroyed loses the "
         "difference of the attacks too, as in Yu-Gi-Oh (yes), or nothing (no).",
     ),
-    VariantOption(
-        key="direct_attack",
-        default="no",
-        choices=("no", "yes"),
-        clause="GS-I.10",
-        summary="Whether a player with no character in play may be attacked directly, losing "
+    switch(
+        "direct_attack",
+        ("no", "yes"),
+        "GS-I.10",
+        "Whether a player with no character in play may be attacked directly, losing "
         "the attacker's attack (yes), or never (no).",
     ),
-    VariantOption(
-        key="building_weapons",
-        default="marked",
-        choices=("marked", "any"),
-        clause="GS-I.28",
-        summary="Which weapons a player may attach to a building: only those the catalog marks "
+    switch(
+        "building_weapons",
+        ("marked", "any"),
+        "GS-I.28",
+        "Which weapons a player may attach to a building: only those the catalog marks "
         "for buildings (marked) or every weapon (any).",
     ),
-    VariantOption(
-        key="hand_limit",
-        default="every",
-        choices=("every", "own"),
-        clause="GS-I.29",
-        summary="Whose hand the limit of ten counts when a turn ends: every player's (every) "
+    switch(
+        "hand_limit",
+        ("every", "own"),
+        "GS-I.29",
+        "Whose hand the limit of ten counts when a turn ends: every player's (every) "
         "or only that of the player whose turn it was (own).",
     ),
-    VariantOption(
-        key="switch_limit",
-        default="any",
-        choices=("any", "once"),
-        clause="GS-I.26",
-        summary="How often an untapped character may change mode in a turn: as often as its "
+    switch(
+        "switch_limit",
+        ("any", "once"),
+        "GS-I.26",
+        "How often an untapped character may change mode in a turn: as often as its "
         "player likes (any) or once (once), as in Yu-Gi-Oh.",
     ),
-    VariantOption(
-        key="first_turn_attack",
-        default="yes",
-        choices=("yes", "no"),
-        clause="GS-I.31",
-        summary="Whether the first player may attack in the game's first turn (yes) or not "
+    switch(
+        "first_turn_attack",
+        ("yes", "no"),
+        "GS-I.31",
+        "Whether the first player may attack in the game's first turn (yes) or not "
         "(no), as in Yu-Gi-Oh.",
     ),
-    VariantOption(
-        key="no_target",
-        default="play",
-        choices=("play", "refuse"),
-        clause="GS-I.32",
-        summary="A card whose structured effect aims at a kind of character none of which is "
+    switch(
+        "no_target",
+        ("play", "refuse"),
+        "GS-I.32",
+        "A card whose structured effect aims at a kind of character none of which is "
         "on the field: played or activated all the same, that part doing nothing (play), "
         "or not at all (refuse).",
         absent="refuse",
     ),
-    VariantOption(
-        key="weapon_carriers",
-        default="own",
-        choices=("own", "any"),
-        clause="GS-I.18",
-        summary="Whose characters (and buildings) a player's weapon may be played onto: only "
+    switch(
+        "weapon_carriers",
+        ("own", "any"),
+        "GS-I.18",
+        "Whose characters (and buildings) a player's weapon may be played onto: only "
         "the player's own (own) or the opponent's too (any), as equip cards in Yu-Gi-Oh.",
     ),
-    VariantOption(
-        key="self_target",
-        default="no",
-        choices=("no", "yes"),
-        clause="GS-I.33",
-        summary="Whether a character's arrival effect may aim at the character itself, named "
+    switch(
+        "self_target",
+        ("no", "yes"),
+        "GS-I.33",
+        "Whether a character's arrival effect may aim at the character itself, named "
         "by the number it takes (yes), or only at cards already on the field (no).",
     ),
 )
@@ -407,6 +394,11 @@ class GammasphereRules(ModularRules[GammasphereState, GammasphereAction]):
     hidden_zones: ClassVar[frozenset[str]] = adjust.HIDDEN_ZONES
     check_change = staticmethod(adjust.check_change)
     apply_change = staticmethod(adjust.apply_change)
+
+    def kept_in_sight_of_its_seat(
+        self, state: GammasphereState, seat: str, zone: str, card: str
+    ) -> GammasphereState:
+        return adjust.kept_in_sight(state, seat, zone, card)
 
     # -- catalogs --------------------------------------------------------
     def read_catalog(self, kind: str, text: str, source: str) -> Any:

@@ -24,6 +24,7 @@ from referee.games.gammasphere.position import (
     over_limit,
 )
 from referee.kit.secrecy import masked_text
+from referee.kit.zones import private_data, private_text
 from referee.viewers import REFEREE
 
 __all__ = ["observe", "own_secrets", "public_names", "render", "secrets", "shown_text"]
@@ -81,7 +82,11 @@ def _side_lines(state: GammasphereState, seat: int, viewer: str) -> list[str]:
     own = state.sides[seat]
     lines = [f"{own.seat}: power level {own.power}, gas {own.gas}, jiggawatt pool {own.jiggawatts}"]
     known = f" (known: {own.hand.known.text()})" if own.hand.known else ""
-    lines.append(f"  hand {own.hand.count}{known}, deck {own.deck.count}")
+    deck = str(own.deck.count)
+    if _may_see_list(viewer, own.seat):  # REF-6.6: what its seat and the referee saw put there
+        known += private_text(own.hand)
+        deck += private_text(own.deck)
+    lines.append(f"  hand {own.hand.count}{known}, deck {deck}")
     entities = [e for e in state.field if e.owner == seat and e.kind != "weapon"]
     pylons = [e for e in entities if e.kind == "pylon"]
     others = [e for e in entities if e.kind != "pylon"]
@@ -162,6 +167,8 @@ def observe(state: GammasphereState, viewer: str = REFEREE) -> dict[str, Any]:
         }
         if own.registered:
             data["list"] = own.knowledge.view(_may_see_list(viewer, own.seat))
+        if _may_see_list(viewer, own.seat):  # REF-6.6: what its seat and the referee saw
+            data.update(private_data(hand=own.hand, deck=own.deck))
         sides.append(data)
     result = None
     ended = finished(state)

@@ -13,7 +13,7 @@ import msgspec
 
 from referee.games.prismata import model
 from referee.games.prismata.catalog import Catalog, Effect, Res, UnitType, load_catalog
-from referee.games.prismata.model import SEATS, PrismataAction, PrismataState, Result, Unit
+from referee.games.prismata.model import SEATS, PrismataAction, PrismataState, Result, Status, Unit
 from referee.kit.dispatch import Dispatch
 from referee.outcomes import ONGOING, Outcome
 
@@ -29,6 +29,7 @@ __all__ = [
     "catalog_of",
     "defense",
     "label",
+    "new_unit",
     "outcome",
     "start_turn",
     "to_act",
@@ -65,6 +66,34 @@ def defense(units: dict[int, Unit], seat: int, cat: Catalog) -> int:
 
 def _has_click(utype: UnitType) -> bool:
     return utype.click is not None
+
+
+def new_unit(
+    uid: int,
+    owner: int,
+    utype: UnitType,
+    *,
+    build: int = 0,
+    exhaust: int = 0,
+    lifespan: int = 0,
+    status: Status = "idle",
+    fresh: bool = False,
+) -> Unit:
+    """Unit ``uid`` of type ``utype`` as it comes into play, at the start (PM-2) or bought
+    or made later: its type's health and stamina, and its type's lifespan unless
+    ``lifespan`` gives its own."""
+    return Unit(
+        id=uid,
+        owner=owner,
+        kind=utype.name,
+        health=utype.health,
+        build=build,
+        exhaust=exhaust,
+        lifespan=lifespan or utype.lifespan,
+        stamina=utype.stamina,
+        status=status,
+        fresh=fresh,
+    )
 
 
 class Work:
@@ -153,17 +182,8 @@ class Work:
         utype = self.cat.units[kind]
         uid = self.next_id
         self.next_id += 1
-        self.units[uid] = Unit(
-            id=uid,
-            owner=owner,
-            kind=kind,
-            health=utype.health,
-            build=build,
-            exhaust=exhaust,
-            lifespan=lifespan or utype.lifespan,
-            stamina=utype.stamina,
-            status="idle",
-            fresh=bought,
+        self.units[uid] = new_unit(
+            uid, owner, utype, build=build, exhaust=exhaust, lifespan=lifespan, fresh=bought
         )
         self.new_ids.append(uid)
         return uid

@@ -25,87 +25,79 @@ from referee.games.prismata.model import (
     Table,
     Unit,
 )
+from referee.kit.variants import switch
 
 __all__ = ["RULESETS", "PrismataRules", "draw_random_set"]
 
 RULESETS = ("prismata/2026-03", "prismata/2020")
 
 VARIANTS = (
-    VariantOption(
-        key="supply",
-        default="rarity",
-        choices=("rarity", "listed"),
-        clause="PM-I.1",
-        summary="Supply of each unit: by rarity (trinket 20, normal 10, rare 4, legendary 1) or as "
+    switch(
+        "supply",
+        ("rarity", "listed"),
+        "PM-I.1",
+        "Supply of each unit: by rarity (trinket 20, normal 10, rare 4, legendary 1) or as "
         "the catalog lists it (the live data gives 20 for many normal units).",
     ),
-    VariantOption(
-        key="wipeout",
-        default="draw",
-        choices=("draw", "second_player"),
-        clause="PM-9.3",
-        summary="When both seats lose their last units at once: a draw, or a win for the second "
+    switch(
+        "wipeout",
+        ("draw", "second_player"),
+        "PM-9.3",
+        "When both seats lose their last units at once: a draw, or a win for the second "
         "player (the reference engine's scoring, for imports of its games).",
     ),
-    VariantOption(
-        key="doomed",
-        default="survive",
-        choices=("survive", "lose"),
-        clause="PM-I.8",
-        summary="A seat whose every unit will die at its next start of turn: plays on (default) or "
+    switch(
+        "doomed",
+        ("survive", "lose"),
+        "PM-I.8",
+        "A seat whose every unit will die at its next start of turn: plays on (default) or "
         "loses at once at the end of a turn, as the live client rules.",
     ),
-    VariantOption(
-        key="overkill",
-        default="destroyed",
-        choices=("destroyed", "undamageable"),
-        clause="PM-I.16",
-        summary="When a breach may damage units under construction: once every other enemy unit "
+    switch(
+        "overkill",
+        ("destroyed", "undamageable"),
+        "PM-I.16",
+        "When a breach may damage units under construction: once every other enemy unit "
         "is destroyed (default, the wiki and the reference engine), or as soon as no other enemy "
         "unit can take the attack left (the rules summary).",
     ),
-    VariantOption(
-        key="lifespan",
-        default="reference",
-        choices=("reference", "built", "always"),
-        clause="PM-I.17",
-        summary="When lifespan runs down at the start of its owner's turn: only for a unit "
+    switch(
+        "lifespan",
+        ("reference", "built", "always"),
+        "PM-I.17",
+        "When lifespan runs down at the start of its owner's turn: only for a unit "
         "neither under construction nor exhausted (reference, the default, the reference "
         "engine's), for every built unit, exhausted or not (built), or for every unit, as the "
         "comprehensive rules word it (always).",
     ),
-    VariantOption(
-        key="breach",
-        default="reach",
-        choices=("reach", "exceed"),
-        clause="PM-I.18",
-        summary="When attack left at the end of the action phase overruns the defense: once it "
+    switch(
+        "breach",
+        ("reach", "exceed"),
+        "PM-I.18",
+        "When attack left at the end of the action phase overruns the defense: once it "
         "reaches the defense (default, the rules summary, the wiki and the reference engine) or "
         "only once it exceeds it (the comprehensive rules' words).",
     ),
-    VariantOption(
-        key="health_cost",
-        default="may_die",
-        choices=("may_die", "must_survive"),
-        clause="PM-I.21",
-        summary="Whether a unit may pay its last health for its ability and die of it (default, "
+    switch(
+        "health_cost",
+        ("may_die", "must_survive"),
+        "PM-I.21",
+        "Whether a unit may pay its last health for its ability and die of it (default, "
         "as the reference engine plays) or must keep at least one health after paying.",
     ),
-    VariantOption(
-        key="made",
-        default="construct",
-        choices=("construct", "exhaust"),
-        clause="PM-I.2",
-        summary="Units made when a unit is bought: under construction for the effect's delay "
+    switch(
+        "made",
+        ("construct", "exhaust"),
+        "PM-I.2",
+        "Units made when a unit is bought: under construction for the effect's delay "
         "(default, the unit data and the reference engine) or exhausted for it like every other "
         "made unit (the comprehensive rules' words).",
     ),
-    VariantOption(
-        key="breach_tally",
-        default="units",
-        choices=("units", "entries"),
-        clause="PM-I.23",
-        summary="What the breach counts as damage dealt, after which clicks stand (PM-I.7): each "
+    switch(
+        "breach_tally",
+        ("units", "entries"),
+        "PM-I.23",
+        "What the breach counts as damage dealt, after which clicks stand (PM-I.7): each "
         "unit damaged, once however often it is hit (units, the default); or each breach entry, "
         "taking a unit's damage back uncounting one (entries, the count before PM-I.23: games "
         "recorded before the switch keep it).",
@@ -268,14 +260,8 @@ class PrismataRules(ModularRules[PrismataState, PrismataAction]):
             for kind, count in (("Drone", drones), ("Engineer", 2)):
                 utype = cat.units[kind]
                 for _ in range(count):
-                    units[next_id] = Unit(
-                        id=next_id,
-                        owner=seat,
-                        kind=kind,
-                        health=utype.health,
-                        lifespan=utype.lifespan,
-                        stamina=utype.stamina,
-                        status="ready" if utype.click is not None else "idle",
+                    units[next_id] = engine.new_unit(
+                        next_id, seat, utype, status="ready" if utype.click is not None else "idle"
                     )
                     next_id += 1
         state = PrismataState(

@@ -36,6 +36,7 @@ from referee.games.prismatic.model import (
 )
 from referee.games.prismatic.motes import COLOURS, PRISMATIC
 from referee.kit.multiset import Multiset
+from referee.kit.variants import switch
 
 __all__ = ["RULESETS", "PrismaticRules"]
 
@@ -48,97 +49,86 @@ PRISMS = 50
 STARTING_BAG = Multiset.of({"R": 2, "G": 2, "B": 2, "W": 1, "K": 1})
 
 VARIANTS = (
-    VariantOption(
-        key="spent_motes",
-        default="supply",
-        choices=("supply", "bag"),
-        clause="PX-I.1",
-        summary="Motes that pay for a creation or an ability go back to the supply (default), "
+    switch(
+        "spent_motes",
+        ("supply", "bag"),
+        "PX-I.1",
+        "Motes that pay for a creation or an ability go back to the supply (default), "
         "or back into the payer's bag.",
     ),
-    VariantOption(
-        key="gained_motes",
-        default="rewards_wait",
-        choices=("rewards_wait", "next_round", "at_once"),
-        clause="PX-I.3",
-        summary="Rewarded motes join the bag when the round ends and board or addition motes go "
+    switch(
+        "gained_motes",
+        ("rewards_wait", "next_round", "at_once"),
+        "PX-I.3",
+        "Rewarded motes join the bag when the round ends and board or addition motes go "
         "in at once (default, as the text has it); or every mote gained in step 3 waits for "
         "the round's end (next_round); or every one goes into the bag at once (at_once).",
     ),
-    VariantOption(
-        key="ability_uses",
-        default="once",
-        choices=("once", "per_commitment"),
-        clause="PX-I.5",
-        summary="Each card ability once per round (default), or a transformation once per mote "
+    switch(
+        "ability_uses",
+        ("once", "per_commitment"),
+        "PX-I.5",
+        "Each card ability once per round (default), or a transformation once per mote "
         "or prism committed to it.",
     ),
-    VariantOption(
-        key="empty_target",
-        default="own",
-        choices=("own", "any"),
-        clause="PX-I.7",
-        summary="The empty action clears the acting player's own palette or card (default), or "
+    switch(
+        "empty_target",
+        ("own", "any"),
+        "PX-I.7",
+        "The empty action clears the acting player's own palette or card (default), or "
         "any player's.",
     ),
-    VariantOption(
-        key="empty_deck",
-        default="stop",
-        choices=("stop", "reshuffle"),
-        clause="PX-I.8",
-        summary="With the deck spent, no more cards are drawn (default), or the discard pile is "
+    switch(
+        "empty_deck",
+        ("stop", "reshuffle"),
+        "PX-I.8",
+        "With the deck spent, no more cards are drawn (default), or the discard pile is "
         "shuffled into a new deck.",
     ),
-    VariantOption(
-        key="starter_token",
-        default="pass",
-        choices=("pass", "auction"),
-        clause="PX-I.9",
-        summary="The starter token passes clockwise each round (default), or goes to the highest "
+    switch(
+        "starter_token",
+        ("pass", "auction"),
+        "PX-I.9",
+        "The starter token passes clockwise each round (default), or goes to the highest "
         "sealed prism bid (the text's house rule).",
     ),
-    VariantOption(
-        key="draw_action",
-        default="optional",
-        choices=("optional", "compulsory"),
-        clause="PX-I.28",
-        summary="The draw action may take no card even with cards left (default), or must take "
+    switch(
+        "draw_action",
+        ("optional", "compulsory"),
+        "PX-I.28",
+        "The draw action may take no card even with cards left (default), or must take "
         "one while any can be drawn.",
     ),
-    VariantOption(
-        key="progress_removal",
-        default="discard_only",
-        choices=("discard_only", "free"),
-        clause="PX-I.23",
-        summary="A progress card leaves only by a discard action or the board's discard "
+    switch(
+        "progress_removal",
+        ("discard_only", "free"),
+        "PX-I.23",
+        "A progress card leaves only by a discard action or the board's discard "
         "(default), or its owner may also remove it freely in their resolve turn.",
     ),
-    VariantOption(
-        key="components",
-        default="limited",
-        choices=("limited", "proxy"),
-        clause="PX-I.29",
-        summary="The box's 25 motes of each colour and 50 prisms are the most there can be "
+    switch(
+        "components",
+        ("limited", "proxy"),
+        "PX-I.29",
+        "The box's 25 motes of each colour and 50 prisms are the most there can be "
         "(limited, the default), or a colour mote or prism the supply lacks is stood in for "
         "by a proxy (proxy); the 5 prismatic motes stay limited either way.",
     ),
-    VariantOption(
-        key="goal_reach",
-        default="end",
-        choices=("end", "play_on"),
-        clause="PX-I.30",
-        summary="A goal no player can reach any more triggers the end like a reached one, and "
+    switch(
+        "goal_reach",
+        ("end", "play_on"),
+        "PX-I.30",
+        "A goal no player can reach any more triggers the end like a reached one, and "
         "no goal above the catalog's play cards is agreed (end, the default); or only a "
         "reached goal ends the game (play_on, the rules before PX-I.30: games recorded "
         "before it keep it).",
         absent="play_on",
     ),
-    VariantOption(
-        key="opening_forgo",
-        default="no_bid",
-        choices=("no_bid", "refuse"),
-        clause="PX-I.32",
-        summary="With starter_token=auction, forgo in an auction's first round makes no bid, "
+    switch(
+        "opening_forgo",
+        ("no_bid", "refuse"),
+        "PX-I.32",
+        "With starter_token=auction, forgo in an auction's first round makes no bid, "
         "like bid 0 (no_bid, the default: PX-14.4's 'all players forgo'); or only a tied "
         "bidder forgoes and the first round's forgo is refused (refuse, the rules before: "
         "games recorded before the switch keep it).",

@@ -36,6 +36,7 @@ from referee.games.prizmik.board import (
 from referee.games.prizmik.engine import WIN_ALL_BASES, count_pieces, decide, files_closed
 from referee.games.prizmik.model import PrizmikAction, PrizmikState, PrizmikVariants
 from referee.games.prizmik.notation import read_position_fields
+from referee.kit.variants import switch
 from referee.outcomes import Outcome
 
 __all__ = ["VARIANT_OPTIONS", "PrizmikRules", "count_pieces"]
@@ -49,20 +50,18 @@ VARIANT_OPTIONS: Final = (
         summary="the three files of each home rank that hold the starting full fleets, "
         "as three different letters a-h (default ceg)",
     ),
-    VariantOption(
-        key="fleet_capturable",
-        default="yes",
-        choices=("yes", "no"),
-        clause="PZ-10.3",
-        summary="whether a ship may capture a full fleet like a lone base (yes) "
+    switch(
+        "fleet_capturable",
+        ("yes", "no"),
+        "PZ-10.3",
+        "whether a ship may capture a full fleet like a lone base (yes) "
         "or full fleets cannot be captured at all (no)",
     ),
-    VariantOption(
-        key="no_legal_action",
-        default="loss",
-        choices=("loss", "draw"),
-        clause="PZ-10.6",
-        summary="what happens to a player who has no legal action on their turn: "
+    switch(
+        "no_legal_action",
+        ("loss", "draw"),
+        "PZ-10.6",
+        "what happens to a player who has no legal action on their turn: "
         "they lose (loss) or the game is drawn (draw)",
     ),
     VariantOption(
@@ -72,31 +71,28 @@ VARIANT_OPTIONS: Final = (
         summary="draw after this many actions in a row without a capture or promotion "
         "(a whole number from 1 to 100000), or off (the default: no limit)",
     ),
-    VariantOption(
-        key="far_rank_step",
-        default="yes",
-        choices=("yes", "no"),
-        clause="PZ-10.5",
-        summary="whether a lone fighter already on its far rank promotes when it moves or "
+    switch(
+        "far_rank_step",
+        ("yes", "no"),
+        "PZ-10.5",
+        "whether a lone fighter already on its far rank promotes when it moves or "
         "captures along that rank (yes, the default), or only when it comes onto the far "
         "rank from another rank (no)",
     ),
-    VariantOption(
-        key="impossible_test",
-        default="pieces",
-        choices=("pieces", "files"),
-        clause="PZ-10.13",
-        summary="how a player is found unable ever to capture a base again: by their pieces "
+    switch(
+        "impossible_test",
+        ("pieces", "files"),
+        "PZ-10.13",
+        "how a player is found unable ever to capture a base again: by their pieces "
         "alone (pieces, the default: no ship, and no lone fighter or no reserve fleet), or also "
         "when no ship is on the board and every file has a base at one end, so no fighter can "
         "ever promote: then the game is drawn (files)",
     ),
-    VariantOption(
-        key="waiting_promotion",
-        default="no",
-        choices=("no", "yes"),
-        clause="PZ-10.15",
-        summary="whether promotion is judged only when a lone fighter arrives on its far rank "
+    switch(
+        "waiting_promotion",
+        ("no", "yes"),
+        "PZ-10.15",
+        "whether promotion is judged only when a lone fighter arrives on its far rank "
         "(no, the default), or also for a lone fighter already standing there when an action "
         "empties the home square of its file (yes)",
     ),
