@@ -739,3 +739,30 @@ def test_the_ended_event_desk_is_a_summary_with_what_is_still_allowed(
     _, page = sam_desk.form("correct-form", f"/events/{event}/desk?audit=1")
     assert 'id="desk-audit-list"' in page
     assert 'id="desk-penalties"' not in page
+
+
+def test_a_late_entry_in_a_deck_game_brings_their_decklist(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """EV-2.8: a late entry registered at the desk with their event decklist (one player,
+    as ``event register --deck``) is not listed as missing one; a list for two names at
+    once is refused (EV-2.2), the names kept."""
+    from tests.gammasphere.helpers import DECK_TEXT
+
+    with open_service(store) as svc:
+        event = svc.event_new("Deck Late", "gammasphere", rounds=2, seed=5).event_id
+        svc.event_register(event, ["Ann", "Ben"])
+        svc.event_pair(event)
+    desk = Desk(client, tokens["head"], event)
+    form, page = desk.form("register-form")
+    assert 'name="decklist"' in page.split('id="register-form"')[1].split("</form>")[0]
+    refused = desk.send(**form, names="Eve\nFay", decklist=DECK_TEXT)
+    assert desk.said(refused) == "bad: EV-2.2: a decklist is registered for one player at a time"
+    kept = desk.shown(refused).split('id="register-form"')[1].split("</form>")[0]
+    assert ">Eve\nFay</textarea>" in kept
+    form, _ = desk.form("register-form", refused.headers["location"])
+    sent = desk.send(**form, names="Eve", decklist=DECK_TEXT)
+    assert desk.said(sent).startswith("good: registered 1: Eve (p3, "), desk.said(sent)
+    with open_service(store) as svc:
+        assert "Eve" not in svc.event_missing_decks(event)
+        assert "Ben" in svc.event_missing_decks(event)
