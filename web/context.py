@@ -360,17 +360,12 @@ class Web:
         *,
         actor: str | None,
         principal: Principal,
-        expected_version: int | None,
     ) -> EntryResult:
-        """Record an entry in the writer's next group commit (``service.writer``): answered
-        once the commit that holds it has returned."""
+        """Record an entry in the writer's next group commit (``service.writer``), under the
+        terms it is made with (``with_terms``): answered once the commit that holds it has
+        returned."""
         future = self.writer.entry(
-            game_id,
-            text,
-            actor=actor,
-            by=principal.label,
-            expected_version=expected_version,
-            principal=principal,
+            game_id, text, actor=actor, by=principal.label, principal=principal
         )
         return await asyncio.wrap_future(future)
 
