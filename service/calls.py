@@ -481,14 +481,23 @@ class Hall(Tournaments):
         EV-10.2) or by staff ``by``."""
         now = self.clock()
         command = h.CallJudge(table=table, player=player, by=by, reason=reason, game=game, at=now)
-        state, facts = self._hall(event_id, command)
-        called = facts[0]
-        assert isinstance(called, tf.JudgeCalled)
-        return call_row(event_id, state, state.calls[called.call], now, CALL_SECONDS)
+        return self._call_step(event_id, command, now=now)
 
-    def _call_step(self, event_id: str, command: h.HallCommand, number: int) -> CallRow:
-        state, _ = self._hall(event_id, command)
-        return call_row(event_id, state, state.calls[number], self.clock(), CALL_SECONDS)
+    def _call_step(
+        self,
+        event_id: str,
+        command: h.HallCommand,
+        number: int | None = None,
+        now: datetime | None = None,
+    ) -> CallRow:
+        """Store ``command``'s facts; the row of the call ``number`` after them (``None``:
+        the call it made), as at ``now`` (by default once stored)."""
+        state, facts = self._hall(event_id, command)
+        if number is None:
+            called = facts[0]
+            assert isinstance(called, tf.JudgeCalled)
+            number = called.call
+        return call_row(event_id, state, state.calls[number], now or self.clock(), CALL_SECONDS)
 
     @event_write("run")
     def event_call_claim(self, event_id: str, call: int, *, by: str, head: bool) -> CallRow:

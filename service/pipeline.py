@@ -11,10 +11,10 @@ Every write, to a game or to an event, from whichever door, goes through the sam
                 command line's LOCAL, who may make any write; in a server's context
                 (``serving``) none is refused: ``NoCallerError``, never LOCAL
         |                                          |                  |
-    decide      referee.game.write.decision     referee.game         |
-                (the expected version checked    .decisions           |
-                 here, once; then the entry or   .decide_new_game   referee.tournament.decide,
-                 the command)                      |                  the version and key checked
+    decide      the terms (``with_terms``:      referee.game         |
+                If-Match, a call's key) checked  .decisions           |
+                once (``check_terms``), then     .decide_new_game   referee.tournament.decide,
+                referee.game.write.decision        |                  the version and key checked
         |                                          |                  once (``check_terms``)
     plan        the follow-ups in the same transaction: a game of an event's match that
                 ends updates the match (Tournaments.match_update); undoing a result the
@@ -202,8 +202,9 @@ class Staged(msgspec.Struct, Generic[H]):
 
 
 def stage(svc: Writing, view: GameView, write: GameWrite) -> Staged[GameView]:
-    """Authorize, decide, plan the follow-ups and seal ``write`` on ``view`` (advanced
-    past it); a refusal raised leaves ``view`` as it was."""
+    """Authorize, check the write's terms (``with_terms``), decide, plan the follow-ups
+    and seal ``write`` on ``view`` (advanced past it); a refusal raised leaves ``view`` as
+    it was."""
     command = write.command
     caller = _CALLER.get()
     if write.principal is not None:  # a face's caller, handed with the write (entries, ends)
