@@ -249,3 +249,24 @@ def test_an_event_write_s_terms_are_checked_once(
     with_terms(svc.report_as, version, "r1")(who, event_id, "2-1-0")
     assert checks == [1, 1]
     assert svc.event_version(event_id) == version + 1
+
+
+def test_a_game_write_inside_an_event_write_keeps_the_event_s_terms(svc: RefereeService) -> None:
+    """EV-8.6: an event's game loss, given with the event's version as its If-Match, ends the
+    player's game through the game's own pipeline; the terms are the event's, checked on the
+    event, never compared with the game's version (which differs)."""
+    event_id = _event(svc)
+    table = next(row for row in svc.event_pair(event_id) if not row.bye)
+    game = table.games[-1]
+    before = svc.load(game).version
+    version = svc.event_version(event_id)
+    assert before != version  # a check against the game would refuse it
+    given = with_terms(svc.event_penalize, version)(
+        event_id, table.players[0], "cheating", penalty="game-loss", reason="marked"
+    )
+    assert given.effect.startswith(f"game {game} ended")
+    assert svc.load(game).ended is not None
+    with pytest.raises(StaleVersionError):  # the event's terms were checked on the event
+        with_terms(svc.event_penalize, version)(
+            event_id, table.players[1], "cheating", penalty="warning", reason="late"
+        )
