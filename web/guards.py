@@ -286,7 +286,7 @@ class Writer:
     async def game(self, work: Work) -> Response[Any]:
         # the key is the replay's (``Web.write``), the version the pipeline's
         made = cast("Work", with_terms(work, self.expected))
-        return await self.web.write(self.request, self.caller, made)
+        return await self.web.write(self.request, self.caller, made, self.key)
 
     async def written(self, fn: Callable[..., W], *args: Any, **kwargs: Any) -> Response[W]:
         def work() -> tuple[int, Any, dict[str, str]]:
