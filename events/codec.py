@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 from collections import ChainMap
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
+from operator import is_
 from typing import Any
 
 import msgspec
@@ -195,20 +196,27 @@ class Sealed(list[GameEvent]):
     __slots__ = ("_kept", "states")
 
     def __init__(self, events: list[GameEvent], states: list[bytes]) -> None:
-        super().__init__(events)
+        list.__init__(self, events)  # not through ``super()``: a round's 5,000 streams
         self._kept = tuple(events)
         self.states = states
+
+    @classmethod
+    def one(cls, event: GameEvent, state: bytes) -> Sealed:
+        """``Sealed([event], [state])``, made without a call of ``__init__`` (a round's
+        5,000 new games are a stream of one event each)."""
+        made = cls.__new__(cls)
+        made.append(event)
+        made._kept = (event,)
+        made.states = [state]
+        return made
 
     def kept_states(self) -> list[bytes] | None:
         """The sealed bytes of these events, while the list holds the events sealed (a
         list changed since answers ``None``: encode them)."""
         kept = self._kept
-        if len(self) != len(kept):
-            return None
-        for event, sealed in zip(self, kept, strict=True):  # a loop: no generator a stream
-            if event is not sealed:
-                return None
-        return self.states
+        if len(self) == len(kept) and all(map(is_, self, kept)):  # each the very event
+            return self.states
+        return None
 
 
 _OWN_HASH_EMPTY = b'"hash":""'

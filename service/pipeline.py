@@ -835,7 +835,8 @@ def stage_event(
     facts close as void (EV-3.9) planned for the same transaction. Once stored the facts
     are folded into ``head`` and the key marked stored; the answer is the event's sealed
     events. Nothing is folded before the commit: ``head`` is the service's cached fold."""
-    from events.tournament import to_stored, to_stored_all
+    from events.tournament import to_stored
+    from service.round_games import sealed_facts
 
     base = header(head.stream_id, svc.clock())  # with the writing token's id, as a game's
     extras = {i: dict(v) for i, v in extra.items()} if extra else {}
@@ -851,9 +852,9 @@ def stage_event(
         extras.setdefault(0, {})["idempotency_key"] = running.idempotency_key
     if extras:
         new = [to_stored(fact, base, **extras.get(i, {})) for i, fact in enumerate(facts)]
-    else:
-        new = to_stored_all(facts, base)
-    sealed = seal_after(head.version, head.last_hash, new)  # as ``sealed_at``
+        sealed = seal_after(head.version, head.last_hash, new)  # as ``sealed_at``
+    else:  # as ``to_stored_all`` and ``seal_after``, a pairing's links from a template
+        sealed = sealed_facts(facts, base, head.version, head.last_hash)
     streams = [sealed]
     if games:
         streams += [seal_after(0, GENESIS_HASH, stream) for stream in games]

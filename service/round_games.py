@@ -22,13 +22,13 @@ from typing import Any
 
 import msgspec
 
-from events.codec import JsonTemplate, Sealed, plain_text
+from events.codec import JsonTemplate, Sealed, plain_text, seal_after
 from events.schema import GENESIS_HASH, GameCreated, GameEvent
 from referee.contract import Player, Setup
 from referee.kit.decks import Deck
 from referee.tournament.model import Entrant, Pairing
 
-__all__ = ["TEMPLATES", "RoundCreations"]
+__all__ = ["TEMPLATES", "RoundCreations", "sealed_facts"]
 
 TEMPLATES = True
 """Whether a round's games are sealed from templates (a test compares both ways)."""
@@ -162,7 +162,7 @@ class RoundCreations(msgspec.Struct, kw_only=True, frozen=True):
                     streams.append(make(pairing, 1, game_id, options))
                     continue
                 shape.checked = True
-            streams.append(Sealed([created], [state]))
+            streams.append(Sealed.one(created, state))
         return streams
 
     def _shape(self, ids: tuple[bool, ...], known: Known) -> _Shape:
@@ -203,3 +203,105 @@ class RoundCreations(msgspec.Struct, kw_only=True, frozen=True):
         slots += seeds.values()
         slots += (_TABLE, _GAME, _PLAYERS)
         return _Shape(JsonTemplate.of(sample, slots, raw={_TIME, *seeds.values()}), sample)
+
+
+_LINK_RUN = 4
+"""A run of at least this many games linked ends a write's facts: sealed from a template."""
+
+_VERSION, _PREV, _ROUND, _LINKED_TABLE, _LINKED_GAME = (
+    "\x7fversion\x7f",
+    "\x7fprev\x7f",
+    "\x7fround\x7f",
+    "\x7ftable\x7f",
+    "\x7fgame\x7f",
+)
+
+
+def sealed_facts(
+    facts: Sequence[Any], base: dict[str, Any], version: int, prev: str
+) -> list[GameEvent]:
+    """``seal_after(version, prev, to_stored_all(facts, base))``: the facts as stored
+    events (``base``: their common fields), numbered after ``version`` and chained after
+    ``prev``, with the bytes each is sealed as (a ``Sealed``). A pairing's facts end with
+    a game linked to each table (5,000 ``GameLinked``, alike but for their number, the
+    previous hash, the table and the game): that run is sealed from one template of their
+    JSON (``JsonTemplate``), each link's event made by one ``structs.replace`` of the
+    first's, where each was made, copied to number it, encoded and copied to hash it. The
+    first link so sealed is checked against the encoder before the rest are trusted (a
+    mismatch, or a game id the encoder would escape, seals them the ordinary way)."""
+    from events.tournament import stored_type, to_stored_all
+    from referee.tournament import facts as f
+
+    start = len(facts)
+    while start and type(facts[start - 1]) is f.GameLinked:
+        start -= 1
+    run = facts[start:]
+    if not TEMPLATES or len(run) < _LINK_RUN:
+        return seal_after(version, prev, to_stored_all(facts, base))
+    head = seal_after(version, prev, to_stored_all(facts[:start], base))
+    assert isinstance(head, Sealed)
+    states = head.states
+    if head:
+        prev = head[-1].hash
+    version += start
+    linked = _sealed_links(stored_type(f.GameLinked), run, base, version, prev)
+    if linked is None:
+        ordinary = seal_after(version, prev, to_stored_all(run, base))
+        assert isinstance(ordinary, Sealed)
+        linked = ordinary
+    return Sealed([*head, *linked], [*states, *linked.states])
+
+
+def _sealed_links(
+    kind: Any, run: Sequence[Any], base: dict[str, Any], version: int, prev: str
+) -> Sealed | None:
+    """The games linked in ``run`` sealed after ``version`` and ``prev`` from one template,
+    or ``None`` when it cannot be trusted with them."""
+    games = [link.game for link in run]
+    numbers = [link.round for link in run] + [link.table for link in run]
+    if not plain_text("".join([prev, *games])) or set(map(type, numbers)) != {int}:
+        return None  # text the encoder escapes, or a number that is not an int: not pasted
+    sample: Any = kind(
+        **{**base, "originator_version": _VERSION, "prev_hash": _PREV},
+        round=_ROUND,
+        table=_LINKED_TABLE,
+        game=_LINKED_GAME,
+    )
+    slots = [_VERSION, _PREV, _ROUND, _LINKED_TABLE, _LINKED_GAME]
+    template = JsonTemplate.of(sample, slots, raw={_VERSION, _ROUND, _LINKED_TABLE})
+    if template is None:
+        return None
+    first = run[0]
+    made: Any = kind(
+        **{**base, "originator_version": version + 1, "prev_hash": prev},
+        round=first.round,
+        table=first.table,
+        game=first.game,
+    )
+    events: list[GameEvent] = []
+    states: list[bytes] = []
+    pieces, prefix = template.parts, template.prefix
+    sha256, replace = hashlib.sha256, msgspec.structs.replace
+    number = version
+    for link in run:
+        number += 1
+        parts = pieces[:]
+        parts[1::2] = (str(number), prev, str(link.round), str(link.table), link.game)
+        body = "".join(parts).encode()
+        digest = sha256(prefix + body).hexdigest()
+        events.append(
+            replace(
+                made,
+                originator_version=number,
+                prev_hash=prev,
+                hash=digest,
+                round=link.round,
+                table=link.table,
+                game=link.game,
+            )
+        )
+        states.append(body.replace(_EMPTY_HASH, b'"hash":"' + digest.encode() + b'"', 1))
+        prev = digest
+    if not JsonTemplate.matches(events[0], states[0]):
+        return None
+    return Sealed(events, states)

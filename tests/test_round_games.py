@@ -17,7 +17,7 @@ import msgspec
 import pytest
 
 from events.codec import JsonTemplate, Sealed, decode, plain_text, seal_after
-from events.schema import GENESIS_HASH, TOPIC_OF, GameCreated
+from events.schema import GENESIS_HASH, TOPIC_OF, GameCreated, GameEvent
 from events.store import GameStore
 from referee import games
 from referee.contract import Player
@@ -92,11 +92,12 @@ def test_a_rounds_games_from_the_template_are_the_ordinary_ways_bytes(
     tmp_path: Path, game: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     checked: list[bool] = []
+    links: list[bool] = []
     matches = JsonTemplate.matches
 
-    def checking(event: GameCreated, state: bytes) -> bool:
-        checked.append(matches(event, state))
-        return checked[-1]
+    def checking(event: GameEvent, state: bytes) -> bool:
+        (checked if isinstance(event, GameCreated) else links).append(matches(event, state))
+        return (checked if isinstance(event, GameCreated) else links)[-1]
 
     monkeypatch.setattr(JsonTemplate, "matches", staticmethod(checking))
     templated = _two_rounds(tmp_path / "templated.db", game, monkeypatch)
@@ -106,6 +107,8 @@ def test_a_rounds_games_from_the_template_are_the_ordinary_ways_bytes(
     # (Crystale's, Prismata's) is resolved for each game, the ordinary way
     assert bool(checked) == (not drawn_seeds(games.load(game)))
     assert all(checked)  # the encoder agreed with each template's first game
+    # each pairing's games linked are sealed from a template too, checked once a pairing
+    assert links == [True] * (1 + ("prismatic" not in game))
     assert templated == ordinary
     created = [row for row in templated if row[2] == TOPIC_OF[GameCreated]]
     assert len(created) >= 6
@@ -168,3 +171,114 @@ def test_a_sealed_stream_is_not_sealed_again_where_it_already_stands() -> None:
     moved = seal_after(3, "f" * 64, sealed)  # elsewhere: numbered and chained anew
     assert moved is not sealed
     assert [(e.originator_version, e.prev_hash) for e in moved] == [(4, "f" * 64)]
+
+
+def _facts(games_linked: list[str], first_table: int = 1) -> list[Any]:
+    from referee.tournament import facts as f
+    from referee.tournament.model import Pairing, Round
+
+    pairings = tuple(
+        Pairing(table=first_table + n, players=(f"p{2 * n}", f"p{2 * n + 1}"))
+        for n in range(len(games_linked))
+    )
+    paired = f.RoundPaired(round=Round(number=3, kind="swiss", pairings=pairings))
+    links = [
+        f.GameLinked(round=3, table=first_table + n, game=game)
+        for n, game in enumerate(games_linked)
+    ]
+    return [paired, *links]
+
+
+@pytest.mark.parametrize("token", [None, "tok-0001"])
+@pytest.mark.parametrize(
+    "games_linked",
+    [
+        [f"gammasphere-{n:08d}" for n in range(40)],  # a pairing's links: templated
+        [f"gammasphere-{n:08d}" for n in range(3)],  # too few to template
+        ['gammasphere-"quoted"', *(f"gammasphere-{n:08d}" for n in range(9))],  # escaped
+        ["gammasphere-Zoë", *(f"gammasphere-{n:08d}" for n in range(9))],  # beyond ASCII
+    ],
+)
+def test_a_writes_games_linked_seal_as_the_ordinary_way(
+    games_linked: list[str], token: str | None
+) -> None:
+    """``round_games.sealed_facts`` (a pairing's 5,000 ``GameLinked`` from one template) is
+    ``seal_after(to_stored_all(...))`` event for event and byte for byte: the same events,
+    hashes, chain and stored JSON, with a writing token or without, after a fact that is
+    not a link, with game ids the encoder writes as they are or escapes."""
+    from events.tournament import to_stored_all
+
+    base: dict[str, Any] = {
+        "originator_id": "ev-rounds01",
+        "originator_version": 0,
+        "timestamp": START + timedelta(microseconds=123_456),
+        "prev_hash": "",
+    }
+    if token:
+        base["token_id"] = token
+    facts = _facts(games_linked, first_table=7)
+    prev = "ab" * 32
+    made = round_games.sealed_facts(facts, base, 41, prev)
+    ordinary = seal_after(41, prev, to_stored_all(facts, base))
+    assert isinstance(made, Sealed)
+    assert isinstance(ordinary, Sealed)
+    assert made == ordinary
+    assert made.states == ordinary.states
+    assert made.kept_states() == ordinary.states
+    assert [e.originator_version for e in made] == list(range(42, 42 + len(facts)))
+    assert made[0].prev_hash == prev
+    assert all(b.prev_hash == a.hash for a, b in itertools.pairwise(made))
+
+
+def test_links_are_sealed_from_a_template_only_when_it_matches(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A template the encoder does not confirm seals the run the ordinary way; with
+    templates off, every link is sealed the ordinary way."""
+    from events.tournament import to_stored_all
+
+    base: dict[str, Any] = {
+        "originator_id": "ev-rounds01",
+        "originator_version": 0,
+        "timestamp": START,
+        "prev_hash": "",
+    }
+    facts = _facts([f"gammasphere-{n:08d}" for n in range(12)])
+    ordinary = seal_after(0, GENESIS_HASH, to_stored_all(facts, base))
+    asked: list[GameEvent] = []
+
+    def refusing(event: GameEvent, state: bytes) -> bool:
+        asked.append(event)
+        return False
+
+    monkeypatch.setattr(JsonTemplate, "matches", staticmethod(refusing))
+    refused = round_games.sealed_facts(facts, base, 0, GENESIS_HASH)
+    assert len(asked) == 1  # the first link, once
+    assert asked[0].originator_version == 2
+    assert isinstance(refused, Sealed)
+    assert isinstance(ordinary, Sealed)
+    assert refused == ordinary
+    assert refused.states == ordinary.states
+    monkeypatch.setattr(round_games, "TEMPLATES", False)
+    plain = round_games.sealed_facts(facts, base, 0, GENESIS_HASH)
+    assert len(asked) == 1  # no template made
+    assert isinstance(plain, Sealed)
+    assert plain == ordinary
+    assert plain.states == ordinary.states
+
+
+def test_a_sealed_stream_changed_since_gives_no_states() -> None:
+    """``Sealed.kept_states`` answers the sealed bytes only while the list holds the very
+    events sealed; ``Sealed.one`` is ``Sealed([event], [state])``."""
+    sealed = seal_after(0, GENESIS_HASH, [_sample("Ann"), _sample("Ben")])
+    assert isinstance(sealed, Sealed)
+    states = sealed.states
+    assert sealed.kept_states() == states
+    sealed[1] = msgspec.structs.replace(sealed[1])  # equal, but not the event sealed
+    assert sealed.kept_states() is None
+    one = Sealed.one(sealed[0], states[0])
+    assert one == [sealed[0]]
+    assert one.kept_states() == [states[0]]
+    assert seal_after(0, GENESIS_HASH, one) is one
+    one.append(sealed[0])
+    assert one.kept_states() is None

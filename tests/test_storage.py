@@ -292,3 +292,39 @@ def test_events_made_numbered_and_chained_seal_as_any_other(backend: RefereeServ
     assert isinstance(made, Sealed)
     assert isinstance(plain, Sealed)
     assert made.kept_states() == plain.kept_states() == [encode(e) for e in events]
+
+
+def test_a_sqlite_bulk_write_keeps_its_pages_in_a_larger_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bulk write (a pairing's 10,001 rows) enlarges its connection's page cache to
+    ``BULK_CACHE_KIB`` before it inserts, so its dirty pages are not spilled to the WAL
+    before the commit; a write of a few rows leaves SQLite's default."""
+    from events.backends.sqlite import BULK_CACHE_KIB, SQLiteBackend
+
+    monkeypatch.setattr(store_module, "BULK_FROM", 4)
+    svc = RefereeService(GameStore(tmp_path / "store.db"))
+    try:
+        store = svc.store
+        (created,) = store.events(svc.create_game("nim", PLAYERS).game_id)
+        direct = store.direct
+        assert isinstance(direct, SQLiteBackend)
+
+        def cache_size() -> int:
+            with direct.datastore.transaction(commit=False) as cursor:
+                cursor.execute("PRAGMA cache_size")
+                return int(cursor.fetchone()[0])
+
+        assert cache_size() == -2000  # SQLite's default
+        few = [[msgspec.structs.replace(created, originator_id=f"nim-f{n}")] for n in range(5)]
+        store.append_sealed([seal_after(0, GENESIS_HASH, s) for s in few])
+        assert cache_size() == -2000
+        many = [
+            [msgspec.structs.replace(created, originator_id=f"nim-m{n}")]
+            for n in range(ROWS_A_STATEMENT)
+        ]
+        store.append_sealed([seal_after(0, GENESIS_HASH, s) for s in many])
+        assert cache_size() == -BULK_CACHE_KIB
+        assert all(store.exists(f"nim-m{n}") for n in (0, ROWS_A_STATEMENT - 1))
+    finally:
+        svc.close()

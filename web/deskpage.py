@@ -1,14 +1,20 @@
 """The event's desk ``/events/E/desk``: where the head referee runs the event from a page.
 
-What the command line's ``referee event pair / drop / undrop / deck / penalty [withdraw] /
-repair / undo-round / end`` do, as plain HTML forms (no JavaScript, a phone's width): pair
+What the command line's ``referee event pair / register / drop / undrop / deck / correct /
+penalty [withdraw] / repair / undo-round / change / start-round / end-round / length / end``
+do, as plain HTML forms (no JavaScript, a phone's width): pair
 the next round (after the last Swiss round that pairing makes the cut, EV-6.1) with the
 players still without a decklist named beside it (EV-2.8), or by hand (the tables typed one
 a line, EV-5.11); drop and undrop a player; attach a player's decklist before their
 deadline (EV-2.8); give a penalty (it reaches the match as ``event_penalize`` applies it,
 EV-8.6) and withdraw one from the event's list of penalties (EV-8.7); re-pair the latest
 round (with the engine or by hand) or undo it, with the reason EV-5.11 and EV-5.12 ask for;
-end the event (EV-1.4). Players are typed by name from one ``<datalist>`` the forms share
+end the event (EV-1.4); register players (after round 1: a late entry, EV-2.3), correct a
+reported result with its reason (EV-8.1), change the Swiss rounds or the cut while allowed
+(EV-1.5), mark the round started and ended (EV-5.10), set the round length (EV-9.1). Once
+the event has ended the desk is its summary (the final standings' link, the penalties, the
+audit) with what the service still allows then: a correction, a penalty's withdrawal
+(not a disqualification's). Players are typed by name from one ``<datalist>`` the forms share
 (a 10,000-player event names each once); the service resolves the name as the command
 line's does and refuses one that is no player (EV-2.1).
 
@@ -17,12 +23,13 @@ carried out once per its key (``web.formkeys``), a refusal kept with its clause 
 was typed, then a redirect to the desk showing the outcome. Each action calls the service
 method the command line and the JSON API call, after the same access check (the write
 pipeline's authorize stage, ``service.access.authorize_event``): the head referee may do
-all of it; the scorekeeper, who enters players, drops them (``enter``) and sees only that
-form; anyone else is refused the page (403).
+all of it; the scorekeeper, who enters players (``enter``: registers, drops, corrects a
+result), sees those forms only; anyone else is refused the page (403).
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 from litestar import Request, Response, get, post
@@ -34,14 +41,15 @@ from referee.capabilities import decks_of
 from referee.kit.decks import Deck, SealedDeck, parse_decklist
 from referee.tournament.facts import PENALTY_LEVELS
 from referee.tournament.penalties import INFRACTIONS
-from service.access import AccessDeniedError, EventAction, Principal, authorize_event
-from service.api import need
+from service.access import AccessDeniedError, Principal, authorize_event
+from service.api import admit, need
 from service.bounds import LIST
 from service.errors import RefusedError
 from web import collector, formkeys
-from web.context import web_of
+from web.context import Web, web_of
 from web.export import render
-from web.hallpages import _admitted, _bounded, _staff_form
+from web.formkeys import Outcome
+from web.hallpages import _admitted, _bounded, _staff_form, _table_of, _TooLong
 from web.pages import _page, _who
 
 __all__ = ["DESK_PAGES"]
@@ -57,10 +65,17 @@ JSON API's), some 2,000 tables; a larger round by hand is a ``--manual`` file on
 command line."""
 
 
-def _may(who: Principal, action: EventAction) -> bool:
-    """Whether ``who`` may make the event's writes of ``action`` (``run``, ``enter``)."""
+AUDIT_SHOWN = 500
+"""The ended desk's audit shows its latest entries up to this many (an event's drops and
+late entries at 10,000 players would be a page of thousands of rows); ``referee event
+audit`` and ``GET /api/events/E/audit`` have them all."""
+
+
+def _may(who: Principal, action: str) -> bool:
+    """Whether ``who`` may make the event's writes of ``action`` (``run``, ``enter``,
+    ``clock``): the write pipeline's authorize stage, asked ahead."""
     try:
-        authorize_event(who, action)
+        admit(who, need(action))
     except AccessDeniedError:
         return False
     return True
@@ -71,9 +86,12 @@ async def desk_page(
     request: AnyRequest,
     event_id: FromPath[str],
     said_key: Annotated[str | None, QueryParameter(name="said")] = None,
+    audit_asked: Annotated[str | None, QueryParameter(name="audit")] = None,
 ) -> Response[str] | Redirect:
     """The desk: the event's forms for whoever may use them; ``?said=KEY`` shows what the
-    last one did (or its refusal with the values typed)."""
+    last one did (or its refusal with the values typed); once the event has ended,
+    ``?audit=1`` shows its audit (a scan of the event's stream: 1.4 s at 10,000 players,
+    so made when asked, not at each look at the ended desk)."""
     web = web_of(request)
     who = _who(web, request)
     if isinstance(who, Redirect):
@@ -84,11 +102,15 @@ async def desk_page(
     info = await web.run(web.svc.event_info, event)
     state = await web.run(web.svc.event_state, event)
     missing = await web.run(web.svc.event_missing_decks, event) if not info.ended else []
+    shown = info.ended and bool(audit_asked) and _may(who, "audit")
+    audit = await web.run(web.svc.event_audit_named, event) if shown else None
+    entries: list[dict[str, Any]] = audit["entries"] if audit else []
     said = await formkeys.said(web, who, said_key)
     entrants = sorted(state.players.values(), key=lambda p: p.order)
     settings = state.settings
     deck_game = settings is not None and decks_of(games.load(settings.game)) is not None
     deadline = settings.deck_deadline if settings is not None else 1
+    current = state.current_round
     return _page(
         render(
             "event_desk.html",
@@ -99,6 +121,14 @@ async def desk_page(
             desk_link=True,
             run=_may(who, "run"),
             enter=_may(who, "enter"),
+            clock=_may(who, "clock"),
+            audit=_may(who, "audit"),
+            audit_shown=shown,
+            round_minutes=state.round_minutes,
+            to_start=current if current and current not in state.started else 0,
+            to_end=current if current and current not in state.ended_rounds else 0,
+            audit_lines=[_audit_line(e) for e in entries[-AUDIT_SHOWN:]],
+            audit_count=len(entries),
             names=[p.name for p in entrants],  # one datalist the player fields share
             dropped=sum(1 for p in entrants if p.dropped_after is not None),
             penalties=await web.run(web.svc.event_penalty_lines, event),
@@ -112,6 +142,17 @@ async def desk_page(
             **formkeys.key_field(),
         )
     )
+
+
+def _audit_line(entry: dict[str, Any]) -> tuple[int, str, str]:
+    """An audit entry as ``referee event audit`` prints it: its number, what it is, and
+    the rest as ``key=value`` (a list joined; what is empty left out)."""
+    rest = ", ".join(
+        f"{k}={'; '.join(map(str, v)) if isinstance(v, list) else v}"
+        for k, v in entry.items()
+        if k not in ("event", "what") and v not in ("", None, [])
+    )
+    return int(entry["event"]), str(entry["what"]), rest
 
 
 def _hand_pairing(text: str, pods: bool) -> dict[str, Any]:
@@ -156,6 +197,38 @@ def _player(form: dict[str, str]) -> str:
     if not player:
         raise RefusedError("EV-2.5: name the player")
     return player
+
+
+def _whole(form: dict[str, str], field: str, clause: str, what: str) -> int | None:
+    """``form``'s ``field`` as a whole number, ``None`` when left empty; anything else
+    refused with ``clause``."""
+    raw = form.get(field, "").strip()
+    if not raw:
+        return None
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 6:
+        raise RefusedError(f"{clause}: {what} is a whole number, not {raw!r}")
+    return int(raw)
+
+
+def _lines(form: dict[str, str], field: str) -> list[str]:
+    """``form``'s ``field`` typed one a line (names, player ids): each line a name's
+    length at most, the empty lines left out."""
+    text = _bounded(form, field, HAND_LONGEST)
+    found = [" ".join(line.split()) for line in text.splitlines()]
+    for line in found:
+        if len(line) > NAME_LONGEST:
+            raise _TooLong(
+                f"a line of the {field} is {len(line):,} characters; at most "
+                f"{NAME_LONGEST:,} are taken; nothing was stored"
+            )
+    return [line for line in found if line]
+
+
+def _optional_deck(form: dict[str, str]) -> Deck | None:
+    """A registration's decklist (``event register --deck/--sealed``): none, or one."""
+    if not form.get("decklist", "").strip() and not form.get("sealed", "").strip():
+        return None
+    return _deck(form)
 
 
 @post("/events/{event_id:str}/desk/do", include_in_schema=False, status_code=303)
@@ -252,13 +325,109 @@ async def desk_form(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
             )
             voided = f"; closed as void: {', '.join(closed)}" if closed else ""
             return formkeys.Outcome(True, f"event ended{voided}", 201)
+        more = _MORE.get(action)
+        if more is not None:  # the entries, corrections, settings and round marks
+            return await more(web, who, event, form)
         raise RefusedError(
             "the desk's forms are pair, pair-hand, drop, undrop, deck, penalty, withdraw, "
-            "repair, repair-hand, undo and end, "
-            f"not {action!r}"
+            "repair, repair-hand, undo, end, register, correct, change, start-round, "
+            f"end-round and length, not {action!r}"
         )
 
     return await _staff_form(request, event_id, "desk", act)
+
+
+async def _register(web: Web, who: Principal, event: str, form: dict[str, str]) -> Outcome:
+    """``event register``: players by name, one a line (after round 1: late entries)."""
+    register = _admitted(who, web.svc.event_register, need("enter"))
+    names, ids = _lines(form, "names"), _lines(form, "player_ids")
+    byes = _whole(form, "byes", "EV-2.4", "byes") or 0
+    deck = _optional_deck(form)
+    before = (await web.run(web.svc.event_info, event)).current_round
+    made = await web.run_event_write(
+        register,
+        event,
+        names,
+        deck=deck,
+        byes=byes,
+        player_ids=ids,
+        allow_similar=form.get("allow_similar", "") == "yes",
+        late_as_losses=form.get("late_as_losses", "") == "yes",
+    )
+    entrants = (await web.run(web.svc.event_state, event)).players
+    listed = ", ".join(
+        f"{entrants[i].name} ({i}, player id {entrants[i].player_id or ''})" for i in made
+    )
+    late = f"; a late entry, paired from round {before + 1} (EV-2.3)" if before else ""
+    return Outcome(True, f"registered {len(made)}: {listed}{late}", 201)
+
+
+async def _correct(web: Web, who: Principal, event: str, form: dict[str, str]) -> Outcome:
+    """``event correct``: a table's reported result put right, with the reason."""
+    correct = _admitted(who, web.svc.event_correct, need("enter"))
+    table = _table_of(form, "EV-8.2")
+    asked = _whole(form, "round", "EV-8.2", "the round")
+    result = _bounded(form, "result", NAME_LONGEST)
+    reason = _bounded(form, "reason", REASON_LONGEST)
+    by = who.label
+    corrected = await web.run_event_write(
+        correct, event, asked, f"{table}={result}", reason=reason, by=by
+    )
+    return Outcome(True, f"round {corrected} table {table} corrected to {result}: {reason}", 201)
+
+
+async def _change(web: Web, who: Principal, event: str, form: dict[str, str]) -> Outcome:
+    """``event change``: the number of Swiss rounds, the cut, or both (EV-1.5)."""
+    change = _admitted(who, web.svc.event_change, need("run"))
+    rounds = _whole(form, "rounds", "EV-1.5", "the number of Swiss rounds")
+    cut = _whole(form, "cut", "EV-1.5", "the cut")
+    reason = _bounded(form, "reason", REASON_LONGEST)
+    if rounds is None and cut is None:
+        raise RefusedError("EV-1.5: give the new number of Swiss rounds, the cut, or both")
+    changed = await web.run_event_write(
+        change, event, rounds=rounds, cut=cut, reason=reason, by=who.label
+    )
+    top = f", top {changed.cut} cut" if changed.cut else ", no cut"
+    return Outcome(True, f"{changed.rounds} Swiss rounds{top}", 201)
+
+
+def _mark(what: str) -> More:
+    """``event start-round`` / ``end-round`` (``what``: start, end) for the round the page
+    showed (a stale page marks that round or is refused, never another)."""
+
+    async def mark(web: Web, who: Principal, event: str, form: dict[str, str]) -> Outcome:
+        write = _admitted(who, web.svc.event_round, need("run"))
+        shown = _whole(form, "round", "EV-5.10", "the round")
+        marked = await web.run_event_write(write, event, what, shown)
+        return Outcome(True, f"round {marked} {what}ed", 201)
+
+    return mark
+
+
+async def _length(web: Web, who: Principal, event: str, form: dict[str, str]) -> Outcome:
+    """``event length``: the round length, the round in progress too (EV-9.1)."""
+    length = _admitted(who, web.svc.event_round_length, need("clock"))
+    minutes = _whole(form, "minutes", "EV-9.1", "a round's length in minutes")
+    if minutes is None:
+        raise RefusedError("EV-9.1: give the round's length in minutes")
+    reason = _bounded(form, "reason", REASON_LONGEST)
+    view = await web.run_event_write(length, event, minutes, reason=reason, by=who.label)
+    return Outcome(
+        True, f"a round lasts {view.minutes} minutes; {view.stage}: {view.remaining}", 201
+    )
+
+
+More = Callable[[Web, Principal, str, dict[str, str]], Awaitable[Outcome]]
+_MORE: dict[str, More] = {
+    "register": _register,
+    "correct": _correct,
+    "change": _change,
+    "start-round": _mark("start"),
+    "end-round": _mark("end"),
+    "length": _length,
+}
+"""The desk's forms past the first ones: what the command line's ``event register /
+correct / change / start-round / end-round / length`` do."""
 
 
 DESK_PAGES = [desk_page, desk_form]

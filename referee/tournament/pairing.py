@@ -235,20 +235,22 @@ def _solve_block(
     # costs.pair(i, j, False) for i < j, inlined: this loop is most of a block's time
     for u in range(b):
         i = nodes[u]
-        met, p_i, s_i, h_i, tail = (
+        met, p_i, s_i, mid, tail = (
             set(map(find, seats[i].opponents)),
             points[i],
             start[i],
-            half[i],
+            i + half[i],  # the shape partner's place
             costs.end[i] - i,
         )
+        # a pair within the score group has no score gap (one subtraction from the 76-bit
+        # ``top``, not three big-integer steps): most of a block's pairs
         edges += [
             (
                 u,
                 v,
-                top
-                - unit * (d := p_i - points[j]) * d
-                - (abs(j - i - h_i) if start[j] == s_i else tail + j - start[j]),
+                top - abs(j - mid)
+                if start[j] == s_i
+                else top - (unit * (d := p_i - points[j]) * d + tail + j - start[j]),
             )
             for v, j in enumerate(nodes[u + 1 :], u + 1)
             if v not in met

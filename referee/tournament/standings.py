@@ -34,7 +34,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from itertools import repeat
-from operator import attrgetter, mul, neg
+from operator import add, attrgetter, lshift, mul, neg, sub
 
 import msgspec
 from sortedcontainers import SortedList  # type: ignore[import-untyped]
@@ -1011,28 +1011,35 @@ def _ranked_slips(
     columns = list(zip(*counts.counts, strict=True))
     points, possible, game_points, games = (list(column) for column in columns[:4])
     opponents = list(counts.opponents)  # the counts' own lists: a moved one is copied
-    scored: dict[Score, tuple[Contribution, ...]] = {}  # a handful of distinct slips
     find = index.get
-    for result in changes.values():
-        if result is None or not _two_scored(result):
+    # a handful of distinct slips: each one's eight counts worked out once, unpacked at once
+    shared: dict[Score, tuple[int, ...]] = {}
+    for result in changes.values():  # ``_two_scored`` inlined: a round's 5,000 slips
+        if result is None:
             return None
-        first, second = result.players
+        score, pair = result.score, result.players
+        if score is None or result.bye or result.loss or result.placement is not None:
+            return None
+        if len(pair) != 2:
+            return None
+        first, second = pair
         i, j = find(first), find(second)
         if i is None or j is None or i == j:
             return None
-        assert result.score is not None
-        shares = scored.get(result.score)
-        if shares is None:
-            shares = scored[result.score] = tuple(contributions(result, settings).values())
-        a, b = shares
-        points[i] += a.points
-        possible[i] += a.possible
-        game_points[i] += a.game_points
-        games[i] += a.games
-        points[j] += b.points
-        possible[j] += b.possible
-        game_points[j] += b.game_points
-        games[j] += b.games
+        counts_of = shared.get(score)
+        if counts_of is None:
+            a, b = contributions(result, settings).values()
+            counts_of = (a.points, a.possible, a.game_points, a.games)
+            counts_of = shared[score] = (*counts_of, b.points, b.possible, b.game_points, b.games)
+        p_a, q_a, g_a, n_a, p_b, q_b, g_b, n_b = counts_of
+        points[i] += p_a
+        possible[i] += q_a
+        game_points[i] += g_a
+        games[i] += n_a
+        points[j] += p_b
+        possible[j] += q_b
+        game_points[j] += g_b
+        games[j] += n_b
         opponents[i] = [*opponents[i], j]
         opponents[j] = [*opponents[j], i]
     floor = floor_of(settings)
@@ -1051,6 +1058,9 @@ def _ranked_slips(
     met = list(map(len, opponents))
     lengths = set(met)
     spread = math.lcm(*(lengths - {0})) if lengths - {0} else 1
+    orders = list(map(_ORDER, map(people.__getitem__, players)))
+    if len(lengths) == 1 and 0 not in lengths:  # everyone met as many (a Swiss round)
+        return _packed_ranking(players, points, mw_column, gw_column, opponents, orders)
     opp_mw = list(map(sum, map(map, repeat(mw_column.__getitem__), opponents)))
     opp_gw = list(map(sum, map(map, repeat(gw_column.__getitem__), opponents)))
     if 0 in lengths:  # a player without an opponent yet stands at the floor
@@ -1067,10 +1077,51 @@ def _ranked_slips(
             map(neg, omw),
             map(neg, map(mul, gw_column, repeat(spread))),
             map(neg, ogw),
-            map(_ORDER, map(people.__getitem__, players)),
+            orders,
             strict=True,
         )
     )
+    return [(players[i], points[i]) for i in sorted(range(len(players)), key=keys.__getitem__)]
+
+
+def _packed_ranking(
+    players: Sequence[str],
+    points: list[int],
+    mw_column: list[int],
+    gw_column: list[int],
+    opponents: Sequence[Sequence[int]],
+    orders: list[int],
+) -> list[tuple[str, int]]:
+    """``_ranked_slips``' order where every player met as many opponents (so each one's
+    OMW and OGW are their opponents' sums over one count: compared as the sums): one
+    integer a player, sorted, in place of five-figure tuples compared figure by figure
+    (most ties within a score group reach the third or fourth figure). In fields, lowest
+    first: the registration order, the opponents' game-win sum, the player's own game
+    win share, the opponents' match-win sum, the points; each field wide enough for its
+    largest value, so the integers order as the tuples do. The opponents' two sums come
+    from one sum a player over a packed column (each opponent's match and game figures
+    in their fields), not two."""
+    met = len(opponents[0])
+    low = min(orders)
+    order_bits = (max(orders) - low).bit_length()
+    top_gw = max(gw_column)
+    ogw_bits = (met * top_gw).bit_length()
+    gw_bits = top_gw.bit_length()
+    omw_bits = (met * max(mw_column)).bit_length()
+    at_gw = order_bits + ogw_bits
+    at_mw = at_gw + gw_bits
+    at_points = at_mw + omw_bits
+    packed = list(
+        map(
+            add,
+            map(lshift, mw_column, repeat(at_mw)),
+            map(lshift, gw_column, repeat(order_bits)),
+        )
+    )
+    sums = map(sum, map(map, repeat(packed.__getitem__), opponents))
+    own = map(add, map(lshift, points, repeat(at_points)), map(lshift, gw_column, repeat(at_gw)))
+    # the figures' fields best first as the smallest, then the registration order
+    keys = list(map(sub, map(sub, orders, repeat(low)), map(add, own, sums)))
     return [(players[i], points[i]) for i in sorted(range(len(players)), key=keys.__getitem__)]
 
 

@@ -1003,3 +1003,74 @@ def test_the_kept_rows_on_postgresql(pg_env: dict[str, str]) -> None:
         )
     finally:
         whole.close()
+
+
+def test_a_heads_tables_read_back_as_kept_by_either_path() -> None:
+    """A head's tables (every field of ``TableState`` but its result, and the result in
+    the field of its type) read back as the very tables kept: by the keywords written out
+    (``TableState``'s fields as they are now) and by the general path a new field takes."""
+    from projections import event_state
+    from referee.tournament.model import Placement, Score
+    from referee.tournament.state import TableState
+
+    assert tuple(event_state._TABLE_NAMES) == event_state._TABLE_ROW_NAMES
+    tables = {
+        (9, 1): TableState(round=9, table=1, players=("a", "b"), reported=Score(2, 1)),
+        (9, 2): TableState(
+            round=9,
+            table=2,
+            players=("c", "d", "e"),
+            games=("g1",),
+            game_results=(("g1", (("c", 1), ("d", 2), ("e", 3))),),
+            reported=Placement((("c", 1), ("d", 2), ("e", 3))),
+            corrections=2,
+        ),
+        (9, 3): TableState(round=9, table=3, players=("f", "g"), games=("g2", "g3")),
+    }
+    rows = msgspec.msgpack.decode(
+        msgspec.msgpack.encode(event_state._table_rows(tables)), type=event_state._Tables
+    )
+    fast = event_state._tables_items(rows)
+    assert dict(fast) == tables
+    names = event_state._TABLE_ROW_NAMES
+    try:  # as if TableState had gained a field: the general path, by name
+        event_state._TABLE_ROW_NAMES = (*names, "new")  # type: ignore[assignment]
+        assert event_state._tables_items(rows) == fast
+    finally:
+        event_state._TABLE_ROW_NAMES = names
+
+
+def test_a_snapshots_tables_keep_each_kind_of_result() -> None:
+    """``_table_rows`` sorts each table's result by its exact type first (a pairing's save
+    writes 10,000 tables): a slip's score, a pod's placement, none yet, and a subclass of
+    either (told by ``isinstance`` as before, read back as the kind it is) each kept."""
+    import immutables
+
+    from projections.event_state import _ENCODER, _table_rows, _Tables, _tables_map
+    from referee.tournament.model import Placement, Score
+    from referee.tournament.state import TableState
+
+    class LateScore(Score, frozen=True):
+        pass
+
+    results = [
+        Score(2, 1, 0),
+        Placement(places=(("p1", 1), ("p2", 2), ("p3", 2))),
+        None,
+        LateScore(0, 2, 1),
+    ]
+    tables: immutables.Map[tuple[int, int], TableState] = immutables.Map(
+        {
+            (4, n): TableState(round=4, table=n, players=("p1", "p2"), reported=result)
+            for n, result in enumerate(results, start=1)
+        }
+    )
+    rows = _table_rows(tables)
+    kinds = dict(zip((key for key, _ in rows.rows), rows.results, strict=True))
+    assert kinds[(4, 1)] == (results[0], None)
+    assert kinds[(4, 2)] == (None, results[1])
+    assert kinds[(4, 3)] == (None, None)
+    assert kinds[(4, 4)] == (results[3], None)
+    again = _tables_map(msgspec.msgpack.decode(_ENCODER.encode(rows), type=_Tables))
+    read = {k: v.reported for k, v in again.items()}
+    assert read == {(4, 1): results[0], (4, 2): results[1], (4, 3): None, (4, 4): Score(0, 2, 1)}

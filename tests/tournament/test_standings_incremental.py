@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
+from typing import Any
 
 import msgspec
 import pytest
@@ -241,6 +242,45 @@ def test_a_rounds_new_slips_rank_in_columns_as_the_table_orders(
         assert ranked(kept, settings_, entrants, {**changes, key: None}) == taken_back
     late = Entrant(id="late", name="Late", order=len(entrants))
     assert _ranked_slips(placed, settings_, {**people, "late": late}, changes) is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(2, 7),
+    st.integers(1, 4),
+    st.randoms(use_true_random=False),
+    st.lists(st.sampled_from(SCORES), min_size=64, max_size=64),
+)
+def test_a_swiss_round_where_all_met_as_many_ranks_by_one_packed_key(
+    half: int, rounds: int, draw: Any, scores: list[Score]
+) -> None:
+    """EV-4.1, EV-4.6, EV-I.2: when every player has met as many opponents (each round a
+    table for everyone), the column ranking sorts one packed integer a player
+    (``_packed_ranking``): the table's order from scratch, ties on all four figures by
+    registration order, the same as the five-figure tuples."""
+    entrants = [Entrant(id=f"p{n}", name=f"P{n}", order=(7 * n) % 29) for n in range(2 * half)]
+    ids = [e.id for e in entrants]
+    results: dict[tuple[int, int], MatchResult] = {}
+    picks = iter(scores * 4)
+    for number in range(1, rounds + 2):
+        draw.shuffle(ids)
+        for table in range(half):
+            pair = (ids[2 * table], ids[2 * table + 1])
+            results[(number, table + 1)] = MatchResult(
+                round=number, players=pair, score=next(picks)
+            )
+    settings_ = Settings(game="x")
+    kept_results = {k: r for k, r in results.items() if k[0] <= rounds}
+    changes: dict[tuple[int, int], MatchResult | None] = {
+        k: r for k, r in results.items() if k[0] > rounds
+    }
+    placed = PlacedCounts.of(Standings.built(settings_, entrants, kept_results).counts())
+    assert {len(met) for met in placed.opponents} == {rounds}  # the packed path's case
+    people = {e.id: e for e in entrants}
+    expected = [
+        (s.player, s.points) for s in compute_standings(entrants, results.values(), settings_)
+    ]
+    assert _ranked_slips(placed, settings_, people, changes) == expected
 
 
 def test_placed_counts_keep_an_opponent_they_do_not_rank() -> None:

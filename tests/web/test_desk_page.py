@@ -469,3 +469,300 @@ def test_the_head_attaches_a_decklist_until_the_deadline(
     assert event_kinds(store, event).count("decklist-attached") == 1
     # a game played without decks: no such form
     assert 'id="deck-form"' not in Desk(client, head, _event(store)).form("pair-form")[1]
+
+
+def _table_of(store: str, event: str, name: str, number: int = 1) -> int:
+    with open_service(store) as svc:
+        state = svc.event_state(event)
+        found = next(p.id for p in state.players.values() if p.name == name)
+        return next(
+            t.table for t in state.tables.values() if t.round == number and found in t.players
+        )
+
+
+def test_a_late_entry_is_registered_from_the_desk_once_per_key(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """EV-2.3: after round 1 is paired a player registered at the desk is a late entry,
+    paired from the next round, with match losses for the rounds missed when chosen
+    (EV-2.9); a name like another's is refused (EV-2.2) with what was typed kept; the
+    scorekeeper, who enters players, registers too; a player is refused."""
+    event = _event(store)
+    head = tokens["head"]
+    with open_service(store) as svc:
+        svc.event_pair(event)
+    desk = Desk(client, head, event)
+    form, page = desk.form("register-form")
+    assert "paired from round 2 (EV-2.3)" in page.split('id="desk-register"')[1]
+    first = desk.send(**form, names=" Eve \n\n", late_as_losses="yes")
+    again = desk.send(**form, names=" Eve \n\n", late_as_losses="yes")
+    assert again.headers["location"] == first.headers["location"]  # a reload: nothing more
+    said = desk.said(first)
+    assert re.fullmatch(
+        r"good: registered 1: Eve \(p5, player id [^)]+\); a late entry, paired from "
+        r"round 2 \(EV-2.3\)",
+        said,
+    ), said
+    assert event_kinds(store, event).count("player-registered") == 5
+    with open_service(store) as svc:
+        eve = next(p for p in svc.event_state(event).players.values() if p.name == "Eve")
+    assert eve.entry_round == 2
+    assert eve.late_as_losses is True
+    assert '<option value="Eve">' in desk.shown(first)  # the datalist names her now
+
+    form, _ = desk.form("register-form")
+    refused = desk.send(**form, names="eve", byes="1")
+    said = desk.said(refused)
+    assert said.startswith("bad: EV-2.2: 'eve' looks like 'Eve' (p5), already in this event"), said
+    kept = desk.shown(refused).split('id="register-form"')[1].split("</form>")[0]
+    assert ">eve</textarea>" in kept
+    assert 'value="1"' in kept
+    form, _ = desk.form("register-form", refused.headers["location"])
+    refused = desk.send(**form, names="Fay", byes="two")
+    assert desk.said(refused) == "bad: EV-2.4: byes is a whole number, not 'two'"
+    assert event_kinds(store, event).count("player-registered") == 5
+
+    sam_desk = Desk(client, tokens["scorekeeper"], event)
+    form, page = sam_desk.form("register-form")
+    assert "late_as_losses" in page
+    sent = sam_desk.send(**form, names="Fay\nGus")
+    assert sam_desk.said(sent).startswith("good: registered 2: Fay (p6, "), sam_desk.said(sent)
+    # a player posting the form all the same (a script) is refused by the role
+    Desk(client, tokens["ann"], event).send(action="register", names="Hal")
+    assert event_kinds(store, event).count("player-registered") == 7
+
+
+def test_a_result_is_corrected_from_the_desk_with_its_reason(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """EV-8.1: a reported result corrected with the reason (in the audit, with who); a
+    table without a result is refused (EV-8.2: report it instead), the values kept; the
+    scorekeeper corrects too."""
+    event = _event(store)
+    head = tokens["head"]
+    with open_service(store) as svc:
+        svc.event_pair(event)
+        svc.event_result(event, ["1=2-0-0"])
+    desk = Desk(client, head, event)
+    form, _page = desk.form("correct-form")
+    refused = desk.send(**form, table="2", result="0-2-0", reason="the slip was swapped")
+    said = desk.said(refused)
+    assert said == "bad: EV-8.2: round 1 table 2 has no result yet: report it instead", said
+    kept = desk.shown(refused).split('id="correct-form"')[1].split("</form>")[0]
+    assert 'value="2"' in kept
+    assert 'value="0-2-0"' in kept
+    assert 'value="the slip was swapped"' in kept
+    form, _ = desk.form("correct-form", refused.headers["location"])
+    refused = desk.send(**form, table="x", result="0-2-0", reason="r")
+    assert desk.said(refused) == "bad: EV-8.2: name the table, not 'x'"
+    form, _ = desk.form("correct-form")
+    sent = desk.send(**form, table="1", result="0-2-0", reason="the slip was swapped")
+    desk.send(**form, table="1", result="0-2-0", reason="the slip was swapped")
+    assert desk.said(sent) == "good: round 1 table 1 corrected to 0-2-0: the slip was swapped"
+    assert event_kinds(store, event).count("result-corrected") == 1
+    with open_service(store) as svc:
+        [entry] = [e for e in svc.event_audit(event)["entries"] if e["what"] == "result corrected"]
+    assert entry["reason"] == "the slip was swapped"
+    assert entry["by"] == "Hera"
+
+    sam_desk = Desk(client, tokens["scorekeeper"], event)
+    form, _ = sam_desk.form("correct-form")
+    sent = sam_desk.send(**form, round="1", table="1", result="1-2-0", reason="one game more")
+    assert sam_desk.said(sent) == "good: round 1 table 1 corrected to 1-2-0: one game more"
+    assert event_kinds(store, event).count("result-corrected") == 2
+
+
+def test_the_head_changes_the_rounds_and_the_cut_while_allowed(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """EV-1.5: the number of Swiss rounds or the cut changed with a reason, never below the
+    rounds paired; the form is the head's (the scorekeeper is refused it)."""
+    event = _event(store)
+    head = tokens["head"]
+    desk = Desk(client, head, event)
+    form, page = desk.form("change-form")
+    assert "Now 3 Swiss rounds, no cut" in page
+    sent = desk.send(**form, rounds="4", cut="", reason="the hall is ours")
+    desk.send(**form, rounds="4", cut="", reason="the hall is ours")
+    assert desk.said(sent) == "good: 4 Swiss rounds, no cut"
+    with open_service(store) as svc:
+        assert svc.event_info(event).rounds == 4
+        svc.event_pair(event)
+        svc.event_result(event, ["1=2-0-0", "2=2-0-0"])
+        svc.event_pair(event)
+    assert event_kinds(store, event).count("settings-changed") == 1, event_kinds(store, event)
+    form, page = desk.form("change-form")
+    refused = desk.send(**form, rounds="1", reason="short day")
+    assert desk.said(refused) == (
+        "bad: EV-1.5: 2 Swiss rounds have already been paired: the event cannot play only 1"
+    )
+    form, _ = desk.form("change-form", refused.headers["location"])
+    refused = desk.send(**form, reason="nothing")
+    assert desk.said(refused) == (
+        "bad: EV-1.5: give the new number of Swiss rounds, the cut, or both"
+    )
+    form, _ = desk.form("change-form")
+    sent = desk.send(**form, cut="2", reason="a final")
+    assert desk.said(sent) == "good: 4 Swiss rounds, top 2 cut"
+    assert event_kinds(store, event).count("settings-changed") == 2
+
+    sam_desk = Desk(client, tokens["scorekeeper"], event)
+    form, page = sam_desk.form("drop-form")
+    assert 'id="change-form"' not in page
+    refused = sam_desk.send(idem=form["idem"], action="change", rounds="9", reason="x")
+    assert 'data-status="403"' in sam_desk.shown(refused)
+    assert event_kinds(store, event).count("settings-changed") == 2
+
+
+def test_the_round_is_marked_started_and_ended_and_its_length_set(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """``event start-round`` / ``end-round`` on the desk: the round ends only once every
+    table has its result (EV-5.10); the round length set with a reason (EV-9.1), a length
+    that changes nothing refused; both the head's."""
+    event = _event(store)
+    head = tokens["head"]
+    desk = Desk(client, head, event)
+    _, page = desk.form("length-form")
+    assert 'id="desk-round"' not in page  # no round paired: nothing to mark
+    with open_service(store) as svc:
+        svc.event_pair(event)
+    form, page = desk.form("start-round-form")
+    assert "mark round 1 started" in page
+    assert 'id="end-round-form"' in page
+    sent = desk.send(**form)
+    desk.send(**form)
+    assert desk.said(sent) == "good: round 1 started"
+    assert event_kinds(store, event).count("round-started") == 1
+    form, page = desk.form("end-round-form")
+    assert 'id="start-round-form"' not in page
+    refused = desk.send(**form)
+    assert desk.said(refused) == "bad: EV-5.10: round 1 still has tables without a result"
+    assert "round-ended" not in event_kinds(store, event)
+    with open_service(store) as svc:
+        svc.event_result(event, ["1=2-0-0", "2=2-0-0"])
+    form, _ = desk.form("end-round-form", refused.headers["location"])
+    sent = desk.send(**form)
+    assert desk.said(sent) == "good: round 1 ended"
+    assert 'id="desk-round"' not in desk.shown(sent)  # round 1 is done with
+    assert event_kinds(store, event).count("round-ended") == 1
+
+    form, page = desk.form("length-form")
+    assert "A round lasts 50 minutes" in page
+    sent = desk.send(**form, minutes="55", reason="the hall closes at six")
+    said = desk.said(sent)
+    assert said.startswith("good: a round lasts 55 minutes"), said
+    with open_service(store) as svc:
+        assert svc.event_state(event).round_minutes == 55
+    form, page = desk.form("length-form")
+    assert "A round lasts 55 minutes" in page
+    refused = desk.send(**form, minutes="55", reason="again")
+    assert desk.said(refused) == (
+        "bad: EV-9.1: a round already lasts 55 minutes: nothing changed, nothing is recorded"
+    )
+    form, _ = desk.form("length-form", refused.headers["location"])
+    refused = desk.send(**form, minutes="an hour")
+    assert desk.said(refused) == (
+        "bad: EV-9.1: a round's length in minutes is a whole number, not 'an hour'"
+    )
+
+    sam_desk = Desk(client, tokens["scorekeeper"], event)
+    form, page = sam_desk.form("drop-form")
+    assert 'id="length-form"' not in page
+    assert 'id="desk-round"' not in page
+    for fields in ({"action": "length", "minutes": "40"}, {"action": "start-round"}):
+        refused = sam_desk.send(idem=form["idem"], **fields)
+        assert 'data-status="403"' in sam_desk.shown(refused)
+        form, _ = sam_desk.form("drop-form")
+    with open_service(store) as svc:
+        assert svc.event_state(event).round_minutes == 55
+
+
+def test_the_ended_event_desk_is_a_summary_with_what_is_still_allowed(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """EV-1.4: once the event has ended the desk pairs, enters and drops nothing more; it
+    shows the final standings' link, the penalties and the audit, and keeps what the
+    service still allows: a result's correction (EV-8.1) and a penalty's withdrawal
+    (EV-8.7), but not a disqualification's."""
+    event = _event(store)
+    head = tokens["head"]
+    with open_service(store) as svc:
+        svc.event_pair(event)
+        svc.event_penalize(event, "Ben", "tardiness", penalty="warning", reason="late")
+        svc.event_result(event, ["1=2-0-0", "2=2-0-0"])
+        svc.event_penalize(event, "Cal", "cheating", penalty="disqualification", reason="marked")
+        svc.event_end(event, reason="the hall closed")
+    desk = Desk(client, head, event)
+    form, page = desk.form("correct-form")
+    assert 'id="desk-ended"' in page
+    for gone in (
+        "pair-form",
+        "register-form",
+        "drop-form",
+        "penalty-form",
+        "end-form",
+        "change-form",
+        "length-form",
+        "start-round-form",
+        "undo-form",
+    ):
+        assert f'id="{gone}"' not in page, gone
+    assert "<datalist" not in page
+    assert f'href="/events/{event}/standings" id="desk-final-standings"' in page
+    penalties = page.split('id="desk-penalties"')[1].split("</table>")[0]
+    assert 'id="withdraw-form-1"' in penalties
+    assert re.search(r'id="penalty-2">.*?<td>stands \(EV-8.7\)</td>', penalties, re.S)
+    assert 'id="desk-audit-list"' not in page  # the audit is read when asked
+    audit_page = client.get(
+        f"/events/{event}/desk?audit=1", headers=auth(head)
+    ).text  # the link's page
+    assert f'href="/events/{event}/desk?audit=1#desk-audit" id="desk-audit-link"' in page
+    audit = html.unescape(audit_page.split('id="desk-audit"')[1].split("</section>")[0])
+    assert "penalty</b>: number=1, player=Ben, round=1, infraction=tardiness" in audit
+    assert re.search(r"penalty</b>: number=2, player=Cal, [^<]*reason=marked<", audit), audit
+    assert "by=," not in audit  # what is not known is left out, as the command line's
+
+    table = _table_of(store, event, "Ann")
+    sent = desk.send(**form, table=str(table), result="2-1-0", reason="the slip said 2-1")
+    assert desk.said(sent) == f"good: round 1 table {table} corrected to 2-1-0: the slip said 2-1"
+    shown = client.get(f"/events/{event}/desk?audit=1", headers=auth(head)).text
+    assert "result corrected</b>: round=1" in html.unescape(shown)
+    form, _ = desk.form("withdraw-form-1")
+    sent = desk.send(**form, reason="he was on time")
+    assert desk.said(sent).startswith("good: penalty 1 withdrawn: he was on time"), desk.said(sent)
+    # a form of the running desk posted all the same: the service's refusal, its clause
+    refused = desk.send(action="register", names="Zed")
+    assert desk.said(refused) == "bad: EV-1.4: the event has ended: nothing more can be entered"
+
+    sam_desk = Desk(client, tokens["scorekeeper"], event)
+    _, page = sam_desk.form("correct-form", f"/events/{event}/desk?audit=1")
+    assert 'id="desk-audit-list"' in page
+    assert 'id="desk-penalties"' not in page
+
+
+def test_a_late_entry_in_a_deck_game_brings_their_decklist(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """EV-2.8: a late entry registered at the desk with their event decklist (one player,
+    as ``event register --deck``) is not listed as missing one; a list for two names at
+    once is refused (EV-2.2), the names kept."""
+    from tests.gammasphere.helpers import DECK_TEXT
+
+    with open_service(store) as svc:
+        event = svc.event_new("Deck Late", "gammasphere", rounds=2, seed=5).event_id
+        svc.event_register(event, ["Ann", "Ben"])
+        svc.event_pair(event)
+    desk = Desk(client, tokens["head"], event)
+    form, page = desk.form("register-form")
+    assert 'name="decklist"' in page.split('id="register-form"')[1].split("</form>")[0]
+    refused = desk.send(**form, names="Eve\nFay", decklist=DECK_TEXT)
+    assert desk.said(refused) == "bad: EV-2.2: a decklist is registered for one player at a time"
+    kept = desk.shown(refused).split('id="register-form"')[1].split("</form>")[0]
+    assert ">Eve\nFay</textarea>" in kept
+    form, _ = desk.form("register-form", refused.headers["location"])
+    sent = desk.send(**form, names="Eve", decklist=DECK_TEXT)
+    assert desk.said(sent).startswith("good: registered 1: Eve (p3, "), desk.said(sent)
+    with open_service(store) as svc:
+        assert "Eve" not in svc.event_missing_decks(event)
+        assert "Ben" in svc.event_missing_decks(event)
