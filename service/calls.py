@@ -188,13 +188,11 @@ def game_call_row(view: GameView, call: GameCall, now: datetime, call_seconds: i
     )
 
 
-def _call_terms() -> tuple[int | None, str]:
-    """The running write's terms as a call in a game keeps them (REF-11.1): the game's
-    version its writer saw, and the idempotency key stored with the call ("": none)."""
+def _call_key() -> str:
+    """The running write's idempotency key, as a call in a game keeps it with its fact
+    (REF-11.1; "": none). The write's terms are checked by the pipeline's stage."""
     running = terms()
-    if running is None:
-        return None, ""
-    return running.expected_version, running.idempotency_key or ""
+    return (running.idempotency_key or "") if running is not None else ""
 
 
 def report_row(event_id: str, state: Tournament, report: ReportState) -> ReportRow:
@@ -483,14 +481,23 @@ class Hall(Tournaments):
         EV-10.2) or by staff ``by``."""
         now = self.clock()
         command = h.CallJudge(table=table, player=player, by=by, reason=reason, game=game, at=now)
-        state, facts = self._hall(event_id, command)
-        called = facts[0]
-        assert isinstance(called, tf.JudgeCalled)
-        return call_row(event_id, state, state.calls[called.call], now, CALL_SECONDS)
+        return self._call_step(event_id, command, now=now)
 
-    def _call_step(self, event_id: str, command: h.HallCommand, number: int) -> CallRow:
-        state, _ = self._hall(event_id, command)
-        return call_row(event_id, state, state.calls[number], self.clock(), CALL_SECONDS)
+    def _call_step(
+        self,
+        event_id: str,
+        command: h.HallCommand,
+        number: int | None = None,
+        now: datetime | None = None,
+    ) -> CallRow:
+        """Store ``command``'s facts; the row of the call ``number`` after them (``None``:
+        the call it made), as at ``now`` (by default once stored)."""
+        state, facts = self._hall(event_id, command)
+        if number is None:
+            called = facts[0]
+            assert isinstance(called, tf.JudgeCalled)
+            number = called.call
+        return call_row(event_id, state, state.calls[number], now or self.clock(), CALL_SECONDS)
 
     @event_write("run")
     def event_call_claim(self, event_id: str, call: int, *, by: str, head: bool) -> CallRow:
@@ -560,8 +567,7 @@ class Hall(Tournaments):
     def _call_in_game(self, game_id: str, by: str, reason: str) -> CallRow:
         """A call to the table of a game outside any event, kept in the game with the
         write's terms (REF-11.1)."""
-        expected, key = _call_terms()
-        command = CallJudge(by=by, reason=reason, expected_version=expected, idempotency_key=key)
+        command = CallJudge(by=by, reason=reason, idempotency_key=_call_key())
         return self.table_call(game_id, command)
 
     def table_call(self, game_id: str, command: CallJudge | AnswerCall) -> CallRow:
@@ -683,15 +689,13 @@ class HallFaces(Hall):
         """``claim``, ``escalate`` (``text``: why) or ``resolve`` (``text``: the note);
         ``event_id`` may name a game outside any event, whose call it is (REF-11.2)."""
         if not event_id.strip().startswith("ev-"):
-            expected, key = _call_terms()
             command = AnswerCall(
                 by=who.label,
                 call=call,
                 step=step,
                 note=text,
                 head=who.role == "head",
-                expected_version=expected,
-                idempotency_key=key,
+                idempotency_key=_call_key(),
             )
             return self._game_call_step(who, event_id.strip(), command)
         tables = _staff(who, "answer judge calls", event_id)

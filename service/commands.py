@@ -183,16 +183,12 @@ class Commands:
         self._commit([staged])
         return staged.view
 
-    def register_deck(
-        self, ref: str, who: str, deck: Deck, *, by: str = "", expected_version: int | None = None
-    ) -> WrittenEvents:
+    def register_deck(self, ref: str, who: str, deck: Deck, *, by: str = "") -> WrittenEvents:
         """Register (or, before play, replace) a seat's decklist, open or sealed
         (REF-5.1, REF-5.2)."""
         from referee.game.commands import RegisterDeck
 
-        return self._carried_out(
-            ref, RegisterDeck(who=who, deck=deck, by=by, expected_version=expected_version)
-        )
+        return self._carried_out(ref, RegisterDeck(who=who, deck=deck, by=by))
 
     def seal_decklist(self, decklist: Decklist) -> tuple[SealedDeck, str]:
         """A sealed registration of ``decklist`` and the salt the player keeps to open it."""
@@ -207,7 +203,6 @@ class Commands:
         salt: str,
         *,
         by: str = "",
-        expected_version: int | None = None,
     ) -> EntryResult:
         """Open a sealed list at a deck check or at the end (REF-5.3). A list that does not
         open the seal, or misses a card seen in play, is kept as evidence with its clauses."""
@@ -215,9 +210,7 @@ class Commands:
 
         view, (event,) = self._carry_out(
             ref,
-            OpenDeck(
-                who=who, decklist=decklist, salt=salt, by=by, expected_version=expected_version
-            ),
+            OpenDeck(who=who, decklist=decklist, salt=salt, by=by),
         )
         assert isinstance(event, DeckOpened)
         return EntryResult(
@@ -264,7 +257,6 @@ class Commands:
         actor: str | None = None,
         by: str = "",
         dry_run: bool = False,
-        expected_version: int | None = None,
         view: GameView | None = None,
         keep_unreadable: bool = False,
         principal: Principal | None = None,
@@ -285,22 +277,17 @@ class Commands:
             actor=actor,
             by=by,
             dry_run=dry_run,
-            expected_version=expected_version,
             keep_unreadable=keep_unreadable,
         )
         result: EntryResult = self._write(GameWrite(ref, command, principal), view).answer
         return result
 
     # -- corrections -------------------------------------------------------
-    def retract(
-        self, ref: str, reason: str, *, by: str = "", expected_version: int | None = None
-    ) -> CorrectionResult:
+    def retract(self, ref: str, reason: str, *, by: str = "") -> CorrectionResult:
         """Take back the latest standing action (REF-2.1), with its adjustments (REF-2.4)."""
         from referee.game.commands import Retract
 
-        return self._correction(
-            ref, Retract(reason=reason, by=by, expected_version=expected_version)
-        )
+        return self._correction(ref, Retract(reason=reason, by=by))
 
     def backup(
         self,
@@ -309,7 +296,6 @@ class Commands:
         reason: str,
         *,
         by: str = "",
-        expected_version: int | None = None,
     ) -> CorrectionResult:
         """Back the game up to the position after action ``to_action``: every later action
         is retracted, newest first, in one correction with one reason (REF-2.3)."""
@@ -317,7 +303,7 @@ class Commands:
 
         return self._correction(
             ref,
-            Backup(to_action=to_action, reason=reason, by=by, expected_version=expected_version),
+            Backup(to_action=to_action, reason=reason, by=by),
         )
 
     def _correction(self, ref: str, command: Retract | Backup) -> CorrectionResult:
@@ -336,7 +322,6 @@ class Commands:
         ranking: str | None = None,
         reason: str = "",
         by: str = "",
-        expected_version: int | None = None,
     ) -> WrittenEvents:
         """End a game (or, with three or more seats, withdraw one seat) by resignation,
         agreement or adjudication (REF-3.2 to REF-3.6).
@@ -354,7 +339,6 @@ class Commands:
                 ranking=ranking,
                 reason=reason,
                 by=by,
-                expected_version=expected_version,
             ),
         )
 
@@ -367,7 +351,6 @@ class Commands:
         *,
         reason: str = "",
         by: str = "",
-        expected_version: int | None = None,
     ) -> WrittenEvents:
         """A judge's penalty (REF-7). A game loss, match loss or disqualification ends the
         seat's game: the others win, or play on in a game of three or more."""
@@ -381,7 +364,6 @@ class Commands:
                 infraction=infraction,
                 reason=reason,
                 by=by,
-                expected_version=expected_version,
             ),
         )
 
@@ -396,7 +378,6 @@ class Commands:
         *,
         reason: str = "",
         by: str = "",
-        expected_version: int | None = None,
         recorded: bool = False,
     ) -> WrittenEvents:
         """Set or change a game's time limit in minutes from its start (REF-10.1); the limit
@@ -407,7 +388,6 @@ class Commands:
             minutes=minutes,
             reason=reason,
             by=by,
-            expected_version=expected_version,
             recorded=recorded,
         )
         return self._carried_out(ref, command)
@@ -419,7 +399,6 @@ class Commands:
         *,
         reason: str,
         by: str = "",
-        expected_version: int | None = None,
     ) -> WrittenEvents:
         """Withdraw the penalty of stream event ``penalty`` (REF-7.3, the head referee):
         a result it declared is voided and a result it set aside declared again."""
@@ -427,9 +406,7 @@ class Commands:
 
         return self._carried_out(
             ref,
-            WithdrawPenalty(
-                penalty=penalty, reason=reason, by=by, expected_version=expected_version
-            ),
+            WithdrawPenalty(penalty=penalty, reason=reason, by=by),
         )
 
     # -- rulings on card text ----------------------------------------------
@@ -442,7 +419,6 @@ class Commands:
         reason: str,
         by: str = "",
         resolves: int | None = None,
-        expected_version: int | None = None,
         revealed: bool | None = False,
     ) -> WrittenEvents:
         """Carry out a referee's ruling as primitive changes (REF-6.3); an empty list
@@ -460,21 +436,16 @@ class Commands:
                 reason=reason,
                 by=by,
                 resolves=resolves,
-                expected_version=expected_version,
                 revealed=revealed,
             ),
         )
 
     # -- disputes ----------------------------------------------------------
-    def dispute(
-        self, ref: str, event: int, *, by: str, claim: str, expected_version: int | None = None
-    ) -> WrittenEvents:
+    def dispute(self, ref: str, event: int, *, by: str, claim: str) -> WrittenEvents:
         """A player disputes a recorded decision (REF-4.1)."""
         from referee.game.commands import OpenDispute
 
-        return self._carried_out(
-            ref, OpenDispute(event=event, claim=claim, by=by, expected_version=expected_version)
-        )
+        return self._carried_out(ref, OpenDispute(event=event, claim=claim, by=by))
 
     def appeal(
         self,
@@ -483,14 +454,13 @@ class Commands:
         *,
         by: str,
         grounds: str,
-        expected_version: int | None = None,
     ) -> WrittenEvents:
         """A party appeals the latest ruling on a dispute (REF-4.3)."""
         from referee.game.commands import Appeal
 
         return self._carried_out(
             ref,
-            Appeal(dispute=dispute, grounds=grounds, by=by, expected_version=expected_version),
+            Appeal(dispute=dispute, grounds=grounds, by=by),
         )
 
     def rule(
@@ -503,7 +473,6 @@ class Commands:
         reason: str,
         by: str,
         final: bool = False,
-        expected_version: int | None = None,
     ) -> WrittenEvents:
         """Rule on a dispute (REF-4.2 to REF-4.5). An overturning ruling is carried out as
         events in the same append: the disputed action retracted, the rejected action
@@ -519,6 +488,5 @@ class Commands:
                 reason=reason,
                 by=by,
                 final=final,
-                expected_version=expected_version,
             ),
         )

@@ -11,10 +11,10 @@ Every write, to a game or to an event, from whichever door, goes through the sam
                 command line's LOCAL, who may make any write; in a server's context
                 (``serving``) none is refused: ``NoCallerError``, never LOCAL
         |                                          |                  |
-    decide      referee.game.write.decision     referee.game         |
-                (the expected version checked    .decisions           |
-                 here, once; then the entry or   .decide_new_game   referee.tournament.decide,
-                 the command)                      |                  the version and key checked
+    decide      the terms (``with_terms``:      referee.game         |
+                If-Match, a call's key) checked  .decisions           |
+                once (``check_terms``), then     .decide_new_game   referee.tournament.decide,
+                referee.game.write.decision        |                  the version and key checked
         |                                          |                  once (``check_terms``)
     plan        the follow-ups in the same transaction: a game of an event's match that
                 ends updates the match (Tournaments.match_update); undoing a result the
@@ -71,7 +71,7 @@ from events.store import GameStore, fold_written, sealed_after, sealed_at
 from events.view import GameView
 from referee.errors import StaleVersionError
 from referee.game.entry import Decision, EntryCommand
-from referee.game.write import decision
+from referee.game.write import decision, key_stored
 from service.errors import RepeatedWriteError
 from service.procedure import header, summaries
 from service.results import EntryResult, ResultInfo, WrittenEvents
@@ -202,8 +202,9 @@ class Staged(msgspec.Struct, Generic[H]):
 
 
 def stage(svc: Writing, view: GameView, write: GameWrite) -> Staged[GameView]:
-    """Authorize, decide, plan the follow-ups and seal ``write`` on ``view`` (advanced
-    past it); a refusal raised leaves ``view`` as it was."""
+    """Authorize, check the write's terms (``with_terms``), decide, plan the follow-ups
+    and seal ``write`` on ``view`` (advanced past it); a refusal raised leaves ``view`` as
+    it was."""
     command = write.command
     caller = _CALLER.get()
     if write.principal is not None:  # a face's caller, handed with the write (entries, ends)
@@ -219,7 +220,12 @@ def stage(svc: Writing, view: GameView, write: GameWrite) -> Staged[GameView]:
         admit_game(view, action_of(command, view))
         if caller.principal is not None and not caller.inside and caller.admitted is not EVERY:
             command = write.command = party(caller.principal, view, command)  # a face's
-    decided = decision(view, command, header(view.game_id, svc.clock()))
+    base = header(view.game_id, svc.clock())
+    running = _TERMS.get()  # the write's terms (``with_terms``): checked here, once a stage
+    if running is not None and running.stream in (None, view.game_id):  # not an event's
+        stored = functools.partial(key_stored, view, token=base.get("token_id", ""))
+        check_terms(view.game_id, view.version, running, stored, stream="game")
+    decided = decision(view, command, base)
     before = view.version
     if decided.entry is None:
         return stage_events(svc, view, decided.new, decided.applied, answer=write.answer)
@@ -515,7 +521,20 @@ def _local() -> Caller:
 
 
 def _holding(var: ContextVar[V], value: Callable[[], V], fn: Callable[P, R]) -> Callable[P, R]:
-    """``fn``, run with ``var`` set to a ``value()`` of its own for the call."""
+    """``fn``, run with ``var`` set to a ``value()`` of its own for the call (awaited
+    through, for a coroutine function: a face's work that queues its write)."""
+    import inspect  # a face's (a one-shot command never hands terms or a caller)
+
+    if inspect.iscoroutinefunction(fn):
+
+        async def awaited(*args: P.args, **kwargs: P.kwargs) -> Any:
+            reset = var.set(value())
+            try:
+                return await fn(*args, **kwargs)
+            finally:
+                var.reset(reset)
+
+        return cast("Callable[P, R]", awaited)
 
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
         reset = var.set(value())
@@ -666,6 +685,7 @@ class Terms:
         "idempotency_key",
         "key_looked",
         "stamped",
+        "stream",
     )
 
     def __init__(self, expected_version: int | None, idempotency_key: str | None) -> None:
@@ -675,6 +695,7 @@ class Terms:
         self.key_looked = False  # the key was looked for in the stored stream, before its fold
         self.stamped = False
         self.appended = False  # the write stored something: the version moved by its doing
+        self.stream: str | None = None  # the stream they were first checked on
 
 
 _TERMS: ContextVar[Terms | None] = ContextVar("_TERMS", default=None)
@@ -686,12 +707,16 @@ terms: Callable[[], Terms | None] = _TERMS.get
 def with_terms(
     write: Callable[P, R], expected_version: int | None = None, idempotency_key: str | None = None
 ) -> Callable[P, R]:
-    """``write`` (an event's write, ``event_write``) made under these terms: the event's
-    version its writer saw (HTTP ``If-Match``) and its idempotency key (HTTP
-    ``Idempotency-Key``). The write's first load of the event checks them
-    (``check_terms``: a stale version or a key already stored refuses the write, nothing
-    stored) and its first commit stores the key with its first fact (``stage_event``). A
-    write made inside another keeps the outer one's terms."""
+    """``write`` made under these terms: the version of the stream its writer saw (HTTP
+    ``If-Match``) and its idempotency key (HTTP ``Idempotency-Key``), checked once by
+    ``check_terms`` (a stale version or a key already stored refuses the write, nothing
+    stored). An event's write (``event_write``) checks them on its first load of the event
+    and stores the key with its first fact (``stage_event``); a game's write (any of the
+    games' commands, or a face's work that queues one on the server's writer, which stages
+    it in the caller's context) when it is staged (``stage``: again after a lost race, on
+    the game as stored), the key looked for in the game (a judge call keeps it with its
+    fact). A write made inside another keeps the outer one's terms (an event's game loss:
+    checked on the event only)."""
     if expected_version is None and not idempotency_key:
         return write
     # fresh terms for each call (they note what was checked and stored), but a write made
@@ -762,6 +787,8 @@ def check_terms(
     version), a version other than the stored one a stale write (``StaleVersionError``,
     412). Nothing is stored either way."""
     terms.checked = True
+    if terms.stream is None:
+        terms.stream = stream_id
     key = terms.idempotency_key
     if key:
         number = stored_key(key)
@@ -838,6 +865,7 @@ def stage_event(
     def stored() -> None:
         if running is not None:  # a write decided again after a lost race stamps anew
             running.checked = True  # what the write reads after its commit is its own doing
+            running.stream = running.stream or head.stream_id
             running.stamped = running.stamped or stamping
             running.appended = True
         svc.event_folded(head, sealed)

@@ -97,19 +97,17 @@ T = TypeVar("T")
 
 class _Entry(NamedTuple):
     """An entry as its caller asked it, made into the pipeline's ``GameWrite`` on the
-    writer thread (the caller's thread, the event loop, builds no more than this)."""
+    writer thread (the caller's thread, the event loop, builds no more than this); its
+    terms (``pipeline.with_terms``) are its caller's context's, which it is staged in."""
 
     ref: str
     text: str
     actor: str | None
     by: str
-    expected_version: int | None
     principal: Principal | None
 
     def write(self) -> GameWrite:
-        command = EntryCommand(
-            text=self.text, actor=self.actor, by=self.by, expected_version=self.expected_version
-        )
+        command = EntryCommand(text=self.text, actor=self.actor, by=self.by)
         action: Action | None = "record" if self.principal is not None else None
         return GameWrite(self.ref, command, self.principal, action)
 
@@ -118,7 +116,8 @@ class _Entry(NamedTuple):
 class _Item:
     """A queued write to be staged through the pipeline (``service.pipeline``), the
     future its caller awaits, and the caller's context (the writing token,
-    ``service.procedure.WRITING_TOKEN``), in which it is staged."""
+    ``service.procedure.WRITING_TOKEN``; the write's terms, ``pipeline.with_terms``), in
+    which it is staged."""
 
     write: GameWrite | NewGame | _Entry
     future: Future[Any] = field(default_factory=Future)
@@ -214,11 +213,11 @@ class GroupWriter:
         *,
         actor: str | None = None,
         by: str = "",
-        expected_version: int | None = None,
         principal: Principal | None = None,
     ) -> Future[EntryResult]:
-        """Record an entry as ``Commands.record`` does, in the next group commit."""
-        item = _Item(_Entry(ref, text, actor, by, expected_version, principal))
+        """Record an entry as ``Commands.record`` does, in the next group commit (under the
+        terms its caller runs with: ``pipeline.with_terms``)."""
+        item = _Item(_Entry(ref, text, actor, by, principal))
         self._queue.put(item)
         future: Future[EntryResult] = item.future
         return future

@@ -120,7 +120,7 @@ def test_entries_of_many_tables_land_in_one_commit_with_their_versions(
     games = [svc.create_game("nim", PLAYERS, options={"heap": 30}).game_id for _ in range(12)]
     release = hold(writer)
     futures = {
-        game: [writer.entry(game, "t1", expected_version=1 + n, by="Tom") for n in range(5)]
+        game: [with_terms(writer.entry, 1 + n)(game, "t1", by="Tom") for n in range(5)]
         for game in games
     }
     before = writer.commits
@@ -165,8 +165,8 @@ def test_two_entries_with_the_same_if_match_give_one_recorded_and_one_stale(
 ) -> None:
     game = svc.create_game("nim", PLAYERS, options={"heap": 9}).game_id
     release = hold(writer)
-    first = writer.entry(game, "t1", expected_version=1)
-    second = writer.entry(game, "t2", expected_version=1)
+    first = with_terms(writer.entry, 1)(game, "t1")
+    second = with_terms(writer.entry, 1)(game, "t2")
     release.set()
     assert first.result(10).version == 2
     assert isinstance(outcome(second), StaleVersionError)
@@ -206,7 +206,7 @@ def test_a_race_once_is_judged_again_on_the_game_as_stored(
     svc.load(moved)
     release = hold(writer)
     plain = writer.entry(moved, "t1")
-    pinned = writer.entry(moved, "t2", expected_version=1)
+    pinned = with_terms(writer.entry, 1)(moved, "t2")
     original_load = svc.load
     raced: list[bool] = []
 
@@ -241,7 +241,7 @@ def test_a_failed_commit_answers_every_caller_and_leaves_the_cache_with_the_stor
     for game in games:
         assert [r[0] for r in svc.store.rows(game)] == [1]
         assert svc.load(game).version == 1  # the cache never ran ahead of the store
-    again = [writer.entry(game, "t1", expected_version=1) for game in games]
+    again = [with_terms(writer.entry, 1)(game, "t1") for game in games]
     assert [f.result(10).version for f in again] == [2, 2, 2]
 
 
@@ -264,7 +264,7 @@ def test_many_threads_entering_at_once_all_land(svc: CachedService, writer: Grou
 
     def table(game: str) -> None:
         for n in range(8):
-            result = writer.entry(game, "t1", expected_version=1 + n).result(20)
+            result = with_terms(writer.entry, 1 + n)(game, "t1").result(20)
             answers[game].append(result.version)
 
     threads = [threading.Thread(target=table, args=(g,)) for g in games]
@@ -289,7 +289,7 @@ def test_a_write_by_another_process_between_commits_is_judged_on(
     assert writer.entry(game, "t1").result(10).version == 3  # judged on the cached view
     with CachedService(GameStore(**store_env)) as other:
         other.record(game, "t3")  # 9 - 1 - 1 - 3 = 4 left
-    after = writer.entry(game, "t1", expected_version=4).result(10)
+    after = with_terms(writer.entry, 4)(game, "t1").result(10)
     assert after.version == 5
     assert after.accepted
     assert svc.load(game).state.left == 3
@@ -342,9 +342,9 @@ def test_a_batch_of_entries_ends_and_new_games_commits_once(
 ) -> None:
     games = [svc.create_game("nim", PLAYERS, options={"heap": 30}).game_id for _ in range(6)]
     release = hold(writer)
-    plays = [writer.entry(game, "t1", expected_version=1) for game in games]
+    plays = [with_terms(writer.entry, 1)(game, "t1") for game in games]
     ends = [
-        writer.command(game, End(how="resignation", who="first", by="Tom", expected_version=2))
+        with_terms(writer.command, 2)(game, End(how="resignation", who="first", by="Tom"))
         for game in games[:3]
     ]
     fresh = [
@@ -392,7 +392,7 @@ def test_a_refused_end_in_a_batch_leaves_the_others_alone(
 ) -> None:
     games = [svc.create_game("nim", PLAYERS, options={"heap": 9}).game_id for _ in range(3)]
     release = hold(writer)
-    stale = writer.command(games[0], End(how="agreement", expected_version=5))
+    stale = with_terms(writer.command, 5)(games[0], End(how="agreement"))
     nobody = writer.command(games[1], End(how="resignation", who="nobody"))
     unauthorized = writer.command(
         games[2],
@@ -423,7 +423,7 @@ def test_a_game_created_in_a_batch_takes_entries_in_the_next(
         CreateGame(game="nim", players=tuple(PLAYERS), options={"heap": 5})
     ).result(10)
     release = hold(writer)
-    plays = [writer.entry(view.game_id, "t1", expected_version=1 + n) for n in range(3)]
+    plays = [with_terms(writer.entry, 1 + n)(view.game_id, "t1") for n in range(3)]
     resign = writer.command(view.game_id, End(how="resignation", who="second"))
     release.set()
     assert [f.result(10).version for f in plays] == [2, 3, 4]

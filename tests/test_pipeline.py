@@ -9,14 +9,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from events.store import GameStore
 from referee.contract import Player
 from referee.game.commands import End, Retract
-from referee.game.entry import EntryCommand
 from referee.game.write import decision
+from service import pipeline
 from service.app import RefereeService
 from service.cached import CachedService
 from service.decide import CreateGame
@@ -77,23 +78,34 @@ def svc(tmp_path: Path) -> Iterator[RefereeService]:
     service.close()
 
 
-def test_a_stale_version_is_refused_by_the_one_door_for_entries_and_commands(
-    svc: RefereeService,
+def test_a_stale_version_is_refused_once_by_the_pipeline_for_entries_and_commands(
+    svc: RefereeService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``decision`` checks ``expected_version`` before judging: an entry or a command made on
-    an older version is refused (``StaleVersionError``), whatever it says, nothing decided."""
+    """A game's write takes the version its writer saw as its terms (``with_terms``), not
+    as a parameter: the pipeline's stage checks them once, before deciding, so an entry or
+    a command made on an older version is refused (``StaleVersionError``), whatever it
+    says, nothing stored; the decision itself is asked no version."""
     view = svc.create_game("nim", PLAYERS, options={"heap": 12})
     svc.record(view.game_id, "t1")
-    view = svc.load(view.game_id)
-    base = header(view.game_id, WHEN)
     with pytest.raises(StaleVersionError):
-        decision(view, EntryCommand(text="not an entry", expected_version=1), base)
+        with_terms(svc.record, 1)(view.game_id, "not an entry")
     with pytest.raises(StaleVersionError):
-        decision(view, Retract(reason="", expected_version=1), base)  # refused for its reason too
-    assert decision(view, Retract(reason="misread", expected_version=2), base).new
-    with pytest.raises(StaleVersionError):
-        svc.record(view.game_id, "t2", expected_version=1)
+        with_terms(svc.retract, 1)(view.game_id, "")  # refused for its reason too
     assert svc.load(view.game_id).version == 2
+    checks: list[int] = []
+    real = pipeline.check_terms
+
+    def counted(stream_id: str, version: int, *args: Any, **kwargs: Any) -> None:
+        checks.append(version)
+        real(stream_id, version, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "check_terms", counted)
+    now = svc.load(view.game_id)
+    decided = decision(now, Retract(reason="misread"), header(view.game_id, WHEN))
+    assert decided.new
+    assert not checks  # the decision alone: no terms, no version asked
+    assert with_terms(svc.retract, 2)(view.game_id, "misread").version == 3
+    assert checks == [2]  # once, on the version the write was decided on
 
 
 def _event(svc: RefereeService) -> str:
@@ -238,3 +250,24 @@ def test_an_event_write_s_terms_are_checked_once(
     with_terms(svc.report_as, version, "r1")(who, event_id, "2-1-0")
     assert checks == [1, 1]
     assert svc.event_version(event_id) == version + 1
+
+
+def test_a_game_write_inside_an_event_write_keeps_the_event_s_terms(svc: RefereeService) -> None:
+    """EV-8.6: an event's game loss, given with the event's version as its If-Match, ends the
+    player's game through the game's own pipeline; the terms are the event's, checked on the
+    event, never compared with the game's version (which differs)."""
+    event_id = _event(svc)
+    table = next(row for row in svc.event_pair(event_id) if not row.bye)
+    game = table.games[-1]
+    before = svc.load(game).version
+    version = svc.event_version(event_id)
+    assert before != version  # a check against the game would refuse it
+    given = with_terms(svc.event_penalize, version)(
+        event_id, table.players[0], "cheating", penalty="game-loss", reason="marked"
+    )
+    assert given.effect.startswith(f"game {game} ended")
+    assert svc.load(game).ended is not None
+    with pytest.raises(StaleVersionError):  # the event's terms were checked on the event
+        with_terms(svc.event_penalize, version)(
+            event_id, table.players[1], "cheating", penalty="warning", reason="late"
+        )

@@ -205,14 +205,13 @@ def _deck(seat: str, decklist: str | None, sealed: str | None) -> Deck:
 
 
 async def entry_answer(
-    web: Web, caller: Principal, game_id: str, data: EntryIn, expected: int | None, path: str
+    web: Web, caller: Principal, game_id: str, data: EntryIn, path: str
 ) -> Answer:
-    """Record ``data`` in the game and say how it went: 201 and the result, or 422 and
-    the rejection as a problem document (the entry is stored as evidence); the handler's
-    and the fast path's (``web.fastpath``) one answer."""
-    result = await web.record(
-        game_id, data.text, actor=data.seat, principal=caller, expected_version=expected
-    )
+    """Record ``data`` in the game (under the terms it is made with: ``with_terms``) and
+    say how it went: 201 and the result, or 422 and the rejection as a problem document
+    (the entry is stored as evidence); the handler's and the fast path's
+    (``web.fastpath``) one answer."""
+    result = await web.record(game_id, data.text, actor=data.seat, principal=caller)
     headers = written_headers(result.game_id, result.version)
     if result.accepted:
         return 201, result, headers
@@ -506,9 +505,7 @@ class GamesController(Controller):
     ) -> Response[EntryResult]:
         async def work() -> Answer:  # the service checks the role (in the writer's commit)
             path = str(writer.request.url.path)
-            return await entry_answer(
-                writer.web, writer.caller, game_id, data, writer.expected, path
-            )
+            return await entry_answer(writer.web, writer.caller, game_id, data, path)
 
         return await writer.game(work)
 
@@ -560,7 +557,7 @@ class GamesController(Controller):
         self, writer: WriterDep, game_id: FromPath[str], data: JSONBody[EndIn]
     ) -> Response[WrittenEvents]:
         fields = msgspec.structs.asdict(data)
-        command = End(**fields, by=writer.by, expected_version=writer.expected)
+        command = End(**fields, by=writer.by)
         # in the writer's next group commit, with the entries and the other ends; the writer
         # checks the role (an adjudication is a referee's)
         action: Action = "adjudicate" if data.how == "adjudication" else "end"
@@ -679,9 +676,7 @@ class GamesController(Controller):
         w, decklist = writer, parse_decklist(data.decklist, "decklist")
 
         def work() -> Answer:
-            result = w.svc.open_deck(
-                w.game_id, seat, decklist, data.salt.strip(), by=w.by, expected_version=w.expected
-            )
+            result = w.svc.open_deck(w.game_id, seat, decklist, data.salt.strip(), by=w.by)
             status = 201 if result.accepted else 422
             return status, result, written_headers(w.game_id, result.version)
 

@@ -360,17 +360,12 @@ class Web:
         *,
         actor: str | None,
         principal: Principal,
-        expected_version: int | None,
     ) -> EntryResult:
-        """Record an entry in the writer's next group commit (``service.writer``): answered
-        once the commit that holds it has returned."""
+        """Record an entry in the writer's next group commit (``service.writer``), under the
+        terms it is made with (``with_terms``): answered once the commit that holds it has
+        returned."""
         future = self.writer.entry(
-            game_id,
-            text,
-            actor=actor,
-            by=principal.label,
-            expected_version=expected_version,
-            principal=principal,
+            game_id, text, actor=actor, by=principal.label, principal=principal
         )
         return await asyncio.wrap_future(future)
 
@@ -436,21 +431,17 @@ class Web:
         request: Request[Any, Any, Any],
         principal: Principal,
         work: Work,
+        key: str | None,
     ) -> Response[Any]:
-        """Run a write once per ``Idempotency-Key`` (when one is sent) and answer it.
+        """Run a write once per ``key`` (the request's ``Idempotency-Key``, as the write
+        route's ``Writer`` read it; ``None``: none sent) and answer it.
 
         ``work`` runs the command and returns (status, body Struct, headers); an
         error it raises becomes a problem document, saved under the key like any
         answer unless nothing could have been stored by the race (409) or a fault (5xx)."""
-        key = request.headers.get("idempotency-key")
         if key is None:
             status, body, headers = await self.write_once(work)
             return _encoded(status, body, headers)
-        key = key.strip()
-        if not key or len(key) > 200:
-            return problem_response(
-                400, "bad-request", "an Idempotency-Key is 1 to 200 characters", request
-            )
         raw = await request.body()
         print_ = fingerprint(request.method, str(request.url.path), raw)
         claim = await self.run(self.keys.claim, principal.token_id, key, print_)

@@ -3,7 +3,8 @@
 The same methods the ``referee event`` commands call; request and answer bodies are
 msgspec Structs, so the OpenAPI document shows them. Roles (``service.access.
 authorize_event``, asked by the write pipeline's authorize stage, before the body is read
-when the path says all it needs): the head runs the event; the scorekeeper enters players,
+when the path says all it needs): the head runs the event (pairs, marks a round started or
+ended); the scorekeeper enters players (a late entry with its losses, EV-2.9),
 results and corrections; a table referee reports their own tables; everyone reads postings.
 Status codes as for games: 201 written, 400 refused (the ``EV-`` clause, nothing
 stored), 403 the role may not, 404 no such event, 409 another write came first.
@@ -12,7 +13,7 @@ stored), 403 the role may not, 404 no such event, 409 another write came first.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
 from litestar import Controller, Request, Response, get, post
@@ -53,6 +54,7 @@ Rounds = Annotated[int, msgspec.Meta(ge=1, le=MAX_ROUNDS)]
 Cut = Annotated[int, msgspec.Meta(ge=0, le=MAX_CUT)]
 Small = Annotated[int, msgspec.Meta(ge=0, le=1_000)]
 Table = Annotated[int, msgspec.Meta(ge=1, le=100_000)]
+RoundNumber = Annotated[int, msgspec.Meta(ge=1, le=1_000)]  # Swiss and playoff rounds
 EventId = FromPath[str]
 
 
@@ -77,6 +79,9 @@ class RegisterIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     player_id: Line | None = None  # one player's id across the house (EV-2.2)
     player_ids: list[Line] = []  # the players' ids, in order (a new one each past these)
     allow_similar: bool = False  # names that look alike in one event (EV-2.2)
+    late_as_losses: bool = False
+    """A late entry takes a match loss (0-2) for each round already played (EV-2.9); left
+    out, the rounds missed are not counted as played (EV-I.6)."""
 
 
 class Registered(msgspec.Struct, kw_only=True):
@@ -121,6 +126,23 @@ class CorrectIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 class Written(msgspec.Struct, kw_only=True):
     event_id: str
     version: int
+
+
+class RoundMarkIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """``event start-round`` / ``end-round``: the round's mark in the stream (its time is
+    the log's). ``round``: the round the caller saw (the latest when left out), so a stale
+    client marks that round or is refused, never another. A round is marked once each way;
+    it ends only once every table has its result (EV-5.10)."""
+
+    mark: Literal["start", "end"]
+    round: RoundNumber | None = None
+
+
+class RoundMarked(msgspec.Struct, kw_only=True):
+    event_id: str
+    round: int
+    mark: Literal["start", "end"]
+    version: int  # the event's version after the mark (an If-Match for the next write)
 
 
 async def _strict(request: AnyRequest, data: S) -> S:
@@ -330,6 +352,25 @@ class EventsController(Controller):
             correct, event_id, data.round, data.slip, reason=data.reason, by=writer.by
         )
         return await _version(writer, event_id)
+
+    @post(
+        "/{event_id:str}/round-marks",
+        summary="Mark a round started or ended (ended: once every table has its result)",
+        description="As 'referee event start-round' / 'end-round' and the desk's forms: "
+        "refused (400, EV-5.10) for a round not paired, a mark already made, or an end while a "
+        "table lacks its result; nothing stored then. The head referee's.",
+        **_written("run"),
+    )
+    async def mark_round(
+        self, writer: WriterDep, event_id: EventId, data: JSONBody[RoundMarkIn]
+    ) -> Response[RoundMarked]:
+        data = await _strict(writer.request, data)
+        number = await writer.event(writer.svc.event_round, event_id, data.mark, data.round)
+        version = await writer.web.run(writer.svc.event_version, event_id)
+        marked = RoundMarked(
+            event_id=event_id.strip(), round=number, mark=data.mark, version=version
+        )
+        return _created(marked, event_id)
 
     @get(
         "/{event_id:str}/pairings",

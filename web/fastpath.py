@@ -57,7 +57,7 @@ import msgspec
 from litestar.exceptions import NotAuthorizedException, TooManyRequestsException
 
 from service.access import Principal
-from service.api import PlayerIndex, serving
+from service.api import PlayerIndex, serving, with_terms
 from service.procedure import WRITING_TOKEN
 from web.api import entry_answer
 from web.context import BODY_LIMIT, SAFE_METHODS, Web, encoded
@@ -169,9 +169,9 @@ class FastPath:
             entry = data
 
             async def work() -> tuple[int, Any, dict[str, str]]:
-                return await entry_answer(web, who, game_id, entry, expected, path)
+                return await entry_answer(web, who, game_id, entry, path)
 
-            status, answer_, extra = await web.write_once(work)
+            status, answer_, extra = await web.write_once(with_terms(work, expected))
             content, media = encoded(answer_)
         except Exception as exc:
             client = scope.get("client")

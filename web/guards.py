@@ -242,10 +242,11 @@ class Writer:
     - ``event(fn, ...)``: an event's write on the writer thread, made by the caller (the
       pipeline's authorize stage asks of them: 403) with the terms handed to the service,
       which checks them (a stale version 412, a key already stored 409);
-    - ``game(work)``: a game's write, ``work`` giving (status, body, headers), once per
-      ``Idempotency-Key`` (``Web.write``: a key sent again is answered as the first time);
-    - ``written(fn, ...)``: a game's write whose answer is what it wrote (201, ``ETag``),
-      ``fn`` given the ``If-Match`` version as ``expected_version``.
+    - ``game(work)``: a game's write, ``work`` giving (status, body, headers), made under
+      the ``If-Match`` version (``with_terms``: the pipeline checks it where it stages the
+      write, 412), once per ``Idempotency-Key`` (``Web.write``: a key sent again is
+      answered as the first time);
+    - ``written(fn, ...)``: a game's write whose answer is what it wrote (201, ``ETag``).
     """
 
     web: Web
@@ -283,11 +284,13 @@ class Writer:
         )
 
     async def game(self, work: Work) -> Response[Any]:
-        return await self.web.write(self.request, self.caller, work)
+        # the key is the replay's (``Web.write``), the version the pipeline's
+        made = cast("Work", with_terms(work, self.expected))
+        return await self.web.write(self.request, self.caller, made, self.key)
 
     async def written(self, fn: Callable[..., W], *args: Any, **kwargs: Any) -> Response[W]:
         def work() -> tuple[int, Any, dict[str, str]]:
-            result = fn(*args, **kwargs, expected_version=self.expected)
+            result = fn(*args, **kwargs)
             return 201, result, written_headers(result.game_id, result.version)
 
         return await self.game(work)

@@ -3,9 +3,9 @@
 Plain frozen msgspec Structs, one per command (a new game, a deck registered, a
 retraction, a result, a penalty, a ruling, ...), and the entry (``EntryCommand``),
 which the decisions of ``referee.game.decisions`` and ``referee.game.entries`` turn
-into a game's facts or a refusal. A command that names ``expected_version`` (the
-version the writer saw, HTTP ``If-Match``) is refused if the game moved since: that
-check is made once, by ``referee.game.decisions.decision``, whichever door wrote.
+into a game's facts or a refusal. The version the writer saw (HTTP ``If-Match``) is
+not a command's field: the write pipeline checks it once, whichever door wrote
+(``service.pipeline.with_terms``).
 """
 
 from __future__ import annotations

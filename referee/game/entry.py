@@ -27,15 +27,14 @@ class Given(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Versioned(Given, frozen=True, kw_only=True):
-    """A write made on a version of the game: ``expected_version`` (HTTP ``If-Match``),
-    when the writer says; checked once, by ``referee.game.write.decision``."""
-
-    expected_version: int | None = None
+    """A write to an existing game, made on a version of it. The version its writer saw
+    (HTTP ``If-Match``) is the write's term, not the command's: checked once, by the write
+    pipeline (``service.pipeline.with_terms``, ``check_terms``)."""
 
 
 class EntryCommand(Versioned, frozen=True, kw_only=True):
-    """One entry as a referee gives it: the text, the seat if named apart (``actor``), who
-    records it (``by``) and the version it was made on (``expected_version``).
+    """One entry as a referee gives it: the text, the seat if named apart (``actor``) and
+    who records it (``by``).
 
     ``dry_run`` only judges; ``keep_unreadable`` is for imports of records written
     before REF-1.1 and REF-1.3 refused such text, which kept it as a rejection."""

@@ -349,7 +349,7 @@ class JudgeCalledToGame(GameEvent, frozen=True, kw_only=True):
     reason: str = ""
     idempotency_key: str | msgspec.UnsetType = msgspec.UNSET
     """The key its writer sent (HTTP ``Idempotency-Key``): a retry with it is refused,
-    nothing stored twice (``referee.game.write.check_key``); unset when none was sent."""
+    nothing stored twice (``service.pipeline.check_terms``); unset when none was sent."""
 
 
 class GameCallAnswered(GameEvent, frozen=True, kw_only=True):

@@ -295,6 +295,13 @@ def test_idempotency_key_makes_a_retry_store_once(
     assert len(events_of(store, game)) == 2
     reused = client.post(url, json={"text": "e8>e7"}, headers=headers)
     is_problem(reused, 422, "idempotency-key-reused")
+    for odd in (" ", "k" * 201):  # read once, by the route's writer: 400, nothing stored
+        refused = client.post(
+            url, json={"text": "e8>e7"}, headers=auth(head, **{"Idempotency-Key": odd})
+        )
+        assert refused.status_code == 400
+        assert "1 to 200 characters" in refused.json()["detail"]
+    assert len(events_of(store, game)) == 2
     # a rejection is an answer too: retried, it is stored once
     bad = auth(head, **{"Idempotency-Key": "k-2"})
     one = client.post(url, json={"text": "e2-e5"}, headers=bad)
