@@ -47,6 +47,7 @@ import bisect
 import functools
 import hashlib
 import importlib.util
+import operator
 import struct
 import sys
 import threading
@@ -62,7 +63,7 @@ import msgspec
 
 from projections.db import ProjectionDB, projection_db
 from referee.kit.decks import Deck
-from referee.tournament.model import Placement, Round, Score, TableKey, history_pairings
+from referee.tournament.model import Entrant, Placement, Round, Score, TableKey, history_pairings
 from referee.tournament.standings import (
     CountedFigures,
     MatchResult,
@@ -215,7 +216,8 @@ class _Head(msgspec.Struct, kw_only=True):
     players are (0: they are ``players``, in the head): a save whose players are that
     row's, unchanged (a pairing or a result changes none), leaves the row as it is."""
     players: msgspec.Raw = msgspec.Raw(b"")
-    """The players as encoded (a list of pairs; ``maps``' own list is then empty): a save
+    """The players as encoded (a list of entrants, each the key of its own ``id``: no pair
+    of key and entrant decoded 10,000 times; ``maps``' own list is then empty): a save
     of a state whose players are still the map read from here writes these bytes again,
     not 10,000 entrants encoded afresh (a pairing or a result changes none)."""
 
@@ -375,9 +377,24 @@ def _dec(kind: type, value: Any) -> Any:
 _ENCODER = msgspec.msgpack.Encoder(enc_hook=_enc)
 _HEAD = msgspec.msgpack.Decoder(_Head, dec_hook=_dec)
 _PART = msgspec.msgpack.Decoder(_Part)
-_PLAYERS = msgspec.msgpack.Decoder(
-    next(f.type for f in msgspec.structs.fields(_Maps) if f.name == "players")
-)
+_PLAYERS = msgspec.msgpack.Decoder(list[Entrant])
+_ID = operator.attrgetter("id")
+
+
+def _players_map(data: bytes) -> immutables.Map[str, Entrant]:
+    """The players' map from their bytes (``_players_bytes``): each entrant keyed by its
+    ``id``, as the fold keys them (``PlayerRegistered``)."""
+    entrants = _PLAYERS.decode(data)
+    return immutables.Map(zip(map(_ID, entrants), entrants))
+
+
+def _players_bytes(players: immutables.Map[str, Entrant]) -> bytes:
+    """The players' map as a snapshot keeps it: the entrants alone, their keys being their
+    ids (a map keyed otherwise is no fold's: refused rather than kept wrong)."""
+    entrants = list(players.values())
+    if list(players.keys()) != list(map(_ID, entrants)):
+        raise ValueError("a players' map not keyed by the entrants' ids")
+    return _ENCODER.encode(entrants)
 _ROUND = msgspec.msgpack.Decoder(Round)
 _COUNTS = msgspec.msgpack.Decoder(PlacedCounts)
 _FIGURED = msgspec.msgpack.Decoder(CountedFigures)
@@ -1317,7 +1334,7 @@ def _players_cut(
     ``version`` (written afresh)."""
     kept = history.kept_players if history is not None else None
     if kept is None or kept[0] is not players:
-        return (players, msgspec.Raw(_ENCODER.encode(list(players.items())))), version
+        return (players, msgspec.Raw(_players_bytes(players))), version
     at = history.players_at if history is not None else 0
     return kept, at or version
 
@@ -1351,7 +1368,7 @@ def _parted_state(head: _Head, history: _History) -> Tournament:
         **{name: immutables.Map(getattr(head.maps, name)) for name in _MAP_NAMES},
     }
     if head.players:
-        maps["players"] = immutables.Map(_PLAYERS.decode(head.players))
+        maps["players"] = _players_map(head.players)
         history.kept_players = (maps["players"], head.players)
         history.players_at = head.players_at
     parted: dict[str, Any] = {
