@@ -25,6 +25,7 @@ from projections.event_state import (
     decode_snapshot,
     encode_counts,
 )
+from referee.tournament.model import Entrant
 from referee.tournament.state import Tournament
 from service import tournaments
 from service.app import RefereeService, open_service
@@ -784,8 +785,8 @@ def test_the_players_are_kept_as_written_until_one_changes(
 
     class Recording:
         def encode(self, value: object) -> bytes:
-            if isinstance(value, list) and value and isinstance(value[0], tuple):
-                encoded.append(value[0][1])
+            if isinstance(value, list) and value and isinstance(value[0], Entrant):
+                encoded.extend(value)  # the players' bytes: their entrants alone
             return real.encode(value)
 
     monkeypatch.setattr(event_state, "_ENCODER", Recording())
@@ -1003,6 +1004,31 @@ def test_the_kept_rows_on_postgresql(pg_env: dict[str, str]) -> None:
         )
     finally:
         whole.close()
+
+
+def test_the_players_bytes_read_back_as_the_map_they_were_written_from() -> None:
+    """A snapshot keeps its players as their entrants alone (``_players_bytes``), each
+    read back keyed by its id as the fold keys it (EV-2.2): every field, set or left
+    unset, comes back; a map keyed otherwise is refused rather than kept wrong."""
+    import immutables
+
+    from projections import event_state
+
+    entrants = [
+        Entrant(id="p1", name="Ann", order=0),
+        Entrant(id="p2", name="Bo", order=1, rating=1500, table=4, byes=2, player_id="pl-x"),
+        Entrant(id="p3", name="Cy", order=2, entry_round=3, late_as_losses=True),
+        Entrant(id="p4", name="Di", order=3, dropped_after=2, late_as_losses=False),
+    ]
+    players = immutables.Map({e.id: e for e in entrants})
+    data = event_state._players_bytes(players)
+    back = event_state._players_map(data)
+    assert back == players
+    assert [back[e.id] for e in entrants] == entrants
+    assert all(key is back[key].id for key in back)  # one string each, not two
+    assert not event_state._players_map(event_state._players_bytes(immutables.Map()))
+    with pytest.raises(ValueError, match="keyed"):
+        event_state._players_bytes(players.set("p9", entrants[0]))
 
 
 def test_a_heads_tables_read_back_as_kept_by_either_path() -> None:
