@@ -385,7 +385,7 @@ def _players_map(data: bytes) -> immutables.Map[str, Entrant]:
     """The players' map from their bytes (``_players_bytes``): each entrant keyed by its
     ``id``, as the fold keys them (``PlayerRegistered``)."""
     entrants = _PLAYERS.decode(data)
-    return immutables.Map(zip(map(_ID, entrants), entrants))
+    return immutables.Map(zip(map(_ID, entrants), entrants, strict=True))
 
 
 def _players_bytes(players: immutables.Map[str, Entrant]) -> bytes:
@@ -395,6 +395,8 @@ def _players_bytes(players: immutables.Map[str, Entrant]) -> bytes:
     if list(players.keys()) != list(map(_ID, entrants)):
         raise ValueError("a players' map not keyed by the entrants' ids")
     return _ENCODER.encode(entrants)
+
+
 _ROUND = msgspec.msgpack.Decoder(Round)
 _COUNTS = msgspec.msgpack.Decoder(PlacedCounts)
 _FIGURED = msgspec.msgpack.Decoder(CountedFigures)
