@@ -624,8 +624,8 @@ def test_the_round_is_marked_started_and_ended_and_its_length_set(
     client: TestClient[Litestar], tokens: Tokens, store: str
 ) -> None:
     """``event start-round`` / ``end-round`` on the desk: the round ends only once every
-    table has its result (EV-5.10), each mark naming who made it; the round length set with a reason (EV-9.1), a length
-    that changes nothing refused; both the head's."""
+    table has its result (EV-5.10), each mark naming who made it; the round length set
+    with a reason (EV-9.1), a length that changes nothing refused; both the head's."""
     event = _event(store)
     head = tokens["head"]
     desk = Desk(client, head, event)
