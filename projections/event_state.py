@@ -570,7 +570,8 @@ class _History:
         """The pairing history of ``met`` and ``rounds`` (``_met_of``'s) from the walk
         ``Tournament.meetings`` kept of those very rounds over that very history, or
         ``None``: none kept. Each player's opponents are then listed as the pairing saw
-        them (a repeat twice); a player with none, or no bye, is left out."""
+        them (a repeat twice), every player listed (one with none: an empty list, no bye: 0),
+        as ``Tournament.history`` and ``meetings`` read them alike."""
         with self._lock:
             walked = self._walked
             if walked is None or self._met is not walked[0] or met is not self.met:
@@ -578,12 +579,7 @@ class _History:
         _, seen, opponents, byes = walked
         if len(seen) != len(rounds) or {*map(id, seen)} != {*map(id, rounds)}:
             return None
-        return _ENCODER.encode(
-            _Met(
-                met={player: met for player, met in opponents.items() if met},
-                byes={player: count for player, count in byes.items() if count},
-            )
-        )
+        return _ENCODER.encode(_Met(met=opponents, byes=byes))  # every player, as walked
 
     def rounds(self) -> dict[int, Round]:
         with self._lock:
