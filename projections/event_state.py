@@ -1274,9 +1274,9 @@ def _cut(snapshot: EventSnapshot, history: _History | None, *, apart: bool = Tru
             kinds = {number: rnd.kind for number, rnd in older.items()}
             met = _met_of((older[number] for number in sorted(older)), b"")
         kinds = {**kinds, **{number: kept_rounds[number].kind for number in moving}}
-        going = [kept_rounds[number] for number in sorted(moving)]
-        walked = history.walked_met(met, going)  # the pairing walked them already
-        met = walked if walked is not None else _met_of(going, met, history.read_met(met))
+        closing = [kept_rounds[number] for number in sorted(moving)]
+        walked = history.walked_met(met, closing)  # the pairing walked them already
+        met = walked if walked is not None else _met_of(closing, met, history.read_met(met))
     if history is not None:
         written = {**history.written, **dict.fromkeys(moving, version)}
         counts = {name: history.counts.get(name, 0) + len(moved.get(name, ())) for name in _PARTED}
