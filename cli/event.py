@@ -500,7 +500,7 @@ def _round_mark(action: str, done: str) -> Callable[[str, int | None], None]:
 
     def mark(event: EventArg, round_number: RoundOpt = None) -> None:
         with handled():
-            number = settings.events().event_round(event, action, round_number)
+            number = settings.events().event_round(event, action, round_number, by=settings.referee)
             typer.echo(f"round {number} {done}")
 
     return mark

@@ -280,10 +280,10 @@ def summary(event: GameEvent) -> str:
             return f"round {n} table {t} corrected to {_result_text(score, placement)}: {why}"
         case f.PenaltyRecorded(player=p, infraction=what, penalty=pen, suggested=sug):
             return f"penalty: {pen} for {p} ({what}; the IPG suggests {sug})"
-        case f.RoundStarted(round=n):
-            return f"round {n} started"
-        case f.RoundEnded(round=n):
-            return f"round {n} ended"
+        case f.RoundStarted(round=n, by=by):
+            return f"round {n} started" + (f" by {by}" if by else "")  # unset: marked unnamed
+        case f.RoundEnded(round=n, by=by):
+            return f"round {n} ended" + (f" by {by}" if by else "")
         case f.CutMade(seeds=seeds):
             return f"top {len(seeds)} cut: " + ", ".join(seeds)
         case f.EventEnded(reason=why):

@@ -1842,13 +1842,18 @@ class Tournaments:
         )
 
     @event_write("run")
-    def event_round(self, event_id: str, what: str, round_number: int | None = None) -> int:
+    def event_round(
+        self, event_id: str, what: str, round_number: int | None = None, *, by: str = ""
+    ) -> int:
         """Start (``start``) or end (``end``) a round (the latest by default): the clock's
-        marks in the stream; a round ends only once every table has its result."""
+        marks in the stream, each with who marked it (``by``); a round ends only once every
+        table has its result."""
         loaded = self._event(event_id)
         number = round_number if round_number is not None else loaded.state.current_round
         command: d.Command = (
-            d.StartRound(round=number) if what == "start" else d.EndRound(round=number)
+            d.StartRound(round=number, by=by)
+            if what == "start"
+            else d.EndRound(round=number, by=by)
         )
         self._append(loaded, self._decide(loaded.state, command))
         return number

@@ -398,7 +398,7 @@ def _mark(what: str) -> More:
     async def mark(web: Web, who: Principal, event: str, form: dict[str, str]) -> Outcome:
         write = _admitted(who, web.svc.event_round, need("run"))
         shown = _whole(form, "round", "EV-5.10", "the round")
-        marked = await web.run_event_write(write, event, what, shown)
+        marked = await web.run_event_write(write, event, what, shown, by=who.label)
         return Outcome(True, f"round {marked} {what}ed", 201)
 
     return mark

@@ -6,8 +6,11 @@ authorize_event``, asked by the write pipeline's authorize stage, before the bod
 when the path says all it needs): the head runs the event (pairs, marks a round started or
 ended); the scorekeeper enters players (a late entry with its losses, EV-2.9),
 results and corrections; a table referee reports their own tables; everyone reads postings.
-Status codes as for games: 201 written, 400 refused (the ``EV-`` clause, nothing
-stored), 403 the role may not, 404 no such event, 409 another write came first.
+Status codes as for games (the OpenAPI document lists them, ``web.api.PROBLEMS``): 201
+written, 400 refused (the ``EV-`` clause, nothing stored), 401 no token or a wrong one,
+403 the role may not, 404 no such event, 409 another write came first (or a retry of a
+write already stored, by its ``Idempotency-Key``), 412 ``If-Match`` names an older version
+of the event; no answer but 201 stores anything.
 """
 
 from __future__ import annotations
@@ -365,7 +368,8 @@ class EventsController(Controller):
         self, writer: WriterDep, event_id: EventId, data: JSONBody[RoundMarkIn]
     ) -> Response[RoundMarked]:
         data = await _strict(writer.request, data)
-        number = await writer.event(writer.svc.event_round, event_id, data.mark, data.round)
+        mark = writer.svc.event_round
+        number = await writer.event(mark, event_id, data.mark, data.round, by=writer.by)
         version = await writer.web.run(writer.svc.event_version, event_id)
         marked = RoundMarked(
             event_id=event_id.strip(), round=number, mark=data.mark, version=version

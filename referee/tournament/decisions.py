@@ -197,10 +197,12 @@ class RecordPenalty(_Command, frozen=True, kw_only=True):
 
 class StartRound(_Command, frozen=True, kw_only=True):
     round: int
+    by: str = ""  # who marks it (stored only when named: ``RoundStarted.by``)
 
 
 class EndRound(_Command, frozen=True, kw_only=True):
     round: int
+    by: str = ""
 
 
 class EndEvent(_Command, frozen=True, kw_only=True):
@@ -387,7 +389,7 @@ def _start_round(state: Tournament, command: StartRound) -> tuple[Fact, ...]:
         raise Refusal("EV-5.10", f"round {number} has not been paired")
     if number in state.started:
         raise Refusal("EV-5.10", f"round {number} has already started")
-    return (RoundStarted(round=number),)
+    return (RoundStarted(round=number, by=command.by or msgspec.UNSET),)
 
 
 def _end_round(state: Tournament, command: EndRound) -> tuple[Fact, ...]:
@@ -399,7 +401,7 @@ def _end_round(state: Tournament, command: EndRound) -> tuple[Fact, ...]:
         raise Refusal("EV-5.10", f"round {number} still has tables without a result")
     if number in state.ended_rounds:
         raise Refusal("EV-5.10", f"round {number} has already ended")
-    return (RoundEnded(round=number),)
+    return (RoundEnded(round=number, by=command.by or msgspec.UNSET),)
 
 
 def _end_event(state: Tournament, command: EndEvent) -> tuple[Fact, ...]:

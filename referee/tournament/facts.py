@@ -163,11 +163,19 @@ class PenaltyRecorded(_Fact, frozen=True, kw_only=True, tag="penalty-recorded"):
 
 
 class RoundStarted(_Fact, frozen=True, kw_only=True, tag="round-started"):
+    """The round marked started (EV-5.10); ``by`` is who marked it (the staff member's
+    name), unset on marks stored before it was recorded, so those keep their bytes and
+    hash (and on a mark made with no name)."""
+
     round: int
+    by: str | msgspec.UnsetType = msgspec.UNSET
 
 
 class RoundEnded(_Fact, frozen=True, kw_only=True, tag="round-ended"):
+    """The round marked ended (EV-5.10); ``by`` as ``RoundStarted``'s."""
+
     round: int
+    by: str | msgspec.UnsetType = msgspec.UNSET
 
 
 class CutMade(_Fact, frozen=True, kw_only=True, tag="cut-made"):

@@ -385,10 +385,15 @@ def test_a_round_paired_by_hand_with_two_byes_is_audited(tmp_path: Path) -> None
     refused(db, "EV-5.10", "event", "end-round", event)  # tables still to report
     ok(db, "event", "result", event, "1=2-0-0", "2=0-2-0")
     ok(db, "event", "end-round", event)
-    kinds = [line["kind"] for line in as_json(db, "event", "log", event)]
+    log = as_json(db, "event", "log", event)
+    kinds = [line["kind"] for line in log]
     # the slips decided the tables: their open games were closed as void with them (EV-3.9)
     assert kinds[-3:] == ["match-reported", "games-voided", "round-ended"]
     assert "round-started" in kinds
+    # each mark names who made it: the --referee name (EV-5.10)
+    texts = [line["text"] for line in log]
+    assert "round 1 started by Hana" in texts
+    assert texts[-1] == "round 1 ended by Hana"
     assert [r["players"] for r in rows] == [["Ann", "Ben"], ["Cal", "Dee"], ["Eve"], ["Fay"]]
     assert [r["bye"] for r in rows] == [False, False, True, True]
     entries = as_json(db, "event", "audit", event)["entries"]

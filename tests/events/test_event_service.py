@@ -312,3 +312,68 @@ def test_a_penalty_at_a_pod_says_where_it_took_effect(svc: RefereeService) -> No
         svc.event_result(event, ["1=1:Ann,2:Cal,3:Ben"])
     said = svc.event_penalty_withdraw(event, 2, reason="misjudged")  # EV-8.7: Cal returns
     assert "undropped: Cal (penalty 2 withdrawn: misjudged)" in said, said
+
+
+def test_a_round_mark_stored_before_it_named_its_recorder_folds_and_verifies(
+    tmp_path: Path,
+) -> None:
+    """EV-5.10: a round mark of the shape stored before marks said who made them
+    (``{"round": 1}``, no ``by``) decodes with ``by`` unset, is still canonical and hashes
+    to its own stored hash, folds (the round is started), verifies, and its log line names
+    no one; the next mark, made with a name, stores and shows it."""
+    import hashlib
+
+    import msgspec
+
+    from events.codec import decode, event_hash, is_canonical, own_hash
+    from events.tournament import TournamentEvent, to_fact
+
+    store = tmp_path / "store.db"
+    with open_service(store, create=True) as svc:
+        event = svc.event_new("Old", "gammasphere", rounds=2, seed=1).event_id
+        svc.event_register(event, ["Ann", "Ben"])
+        svc.event_pair(event)
+        last = svc.store.last_row(event)
+        assert last is not None
+        number, topic, state = last
+        # the stored class of that time, written as its code wrote it
+        old_class = msgspec.defstruct(
+            "EventRoundStarted",
+            [("round", int)],
+            bases=(TournamentEvent,),
+            frozen=True,
+            kw_only=True,
+        )
+        old = old_class(
+            originator_id=event,
+            originator_version=number + 1,
+            timestamp=decode(topic, state).timestamp,
+            prev_hash=own_hash(state),
+            round=1,
+        )
+        started = "referee.event.RoundStarted.v1"
+        sealed = hashlib.sha256(started.encode() + b"\n" + msgspec.json.encode(old)).hexdigest()
+        stored = msgspec.json.encode(msgspec.structs.replace(old, hash=sealed))
+        assert b'"by"' not in stored
+        svc.store.insert_rows([(event, [(number + 1, started, stored)])])
+
+    read = decode(started, stored)
+    fact = to_fact(read)
+    assert isinstance(fact, f.RoundStarted)
+    assert fact.by is msgspec.UNSET
+    assert is_canonical(started, stored)  # today's class encodes it to the same bytes
+    assert event_hash(read) == sealed
+    with open_service(store) as svc:
+        assert svc.store.last_row(event) == (number + 1, started, stored)  # as stored
+        assert 1 in svc.event_state(event).started
+        assert svc.event_log(event)[-1].text == "round 1 started"
+        report = svc.verify()
+        assert report.bad == 0, [r.findings for r in report.reports if not r.ok]
+        svc.event_result(event, ["1=2-0-0"])
+        svc.event_round(event, "end", by="Zed")
+        (_, _, ended) = svc.store.last_row(event) or (0, "", b"")
+        assert ended.endswith(b'"round":1,"by":"Zed"}')
+        assert svc.event_log(event)[-1].text == "round 1 ended by Zed"
+        assert 1 in svc.event_state(event).ended_rounds
+        report = svc.verify()
+        assert report.bad == 0, [r.findings for r in report.reports if not r.ok]

@@ -33,6 +33,12 @@ def _event(store: str) -> str:
     return event
 
 
+def _log(store: str, event: str) -> list[str]:
+    """The event log's lines, as ``referee event log`` prints them."""
+    with open_service(store) as svc:
+        return [line.text for line in svc.event_log_named(event)]
+
+
 @dataclass(frozen=True)
 class Desk:
     """One staff member's desk for one event, as the browser sees it: the page's forms,
@@ -618,8 +624,8 @@ def test_the_round_is_marked_started_and_ended_and_its_length_set(
     client: TestClient[Litestar], tokens: Tokens, store: str
 ) -> None:
     """``event start-round`` / ``end-round`` on the desk: the round ends only once every
-    table has its result (EV-5.10); the round length set with a reason (EV-9.1), a length
-    that changes nothing refused; both the head's."""
+    table has its result (EV-5.10), each mark naming who made it; the round length set
+    with a reason (EV-9.1), a length that changes nothing refused; both the head's."""
     event = _event(store)
     head = tokens["head"]
     desk = Desk(client, head, event)
@@ -634,6 +640,7 @@ def test_the_round_is_marked_started_and_ended_and_its_length_set(
     desk.send(**form)
     assert desk.said(sent) == "good: round 1 started"
     assert event_kinds(store, event).count("round-started") == 1
+    assert "round 1 started by Hera" in _log(store, event)  # who marked it: the token's name
     form, page = desk.form("end-round-form")
     assert 'id="start-round-form"' not in page
     refused = desk.send(**form)
@@ -646,6 +653,7 @@ def test_the_round_is_marked_started_and_ended_and_its_length_set(
     assert desk.said(sent) == "good: round 1 ended"
     assert 'id="desk-round"' not in desk.shown(sent)  # round 1 is done with
     assert event_kinds(store, event).count("round-ended") == 1
+    assert "round 1 ended by Hera" in _log(store, event)
 
     form, page = desk.form("length-form")
     assert "A round lasts 50 minutes" in page

@@ -24,6 +24,13 @@ def _version(client: Client, event: str, head: str) -> int:
     return seen
 
 
+def _log(client: Client, event: str, head: str) -> list[str]:
+    """The event log's lines (``GET /api/events/E/log``), as ``referee event log`` says them."""
+    answer = client.get(f"/api/events/{event}/log", headers=auth(head))
+    assert answer.status_code == 200, answer.text
+    return [line["text"] for line in answer.json()]
+
+
 def _refused(answer: Any, clause: str, words: str) -> None:
     """A refusal: 400, a problem document naming ``clause`` with ``words`` in its detail."""
     assert answer.status_code == 400, answer.text
@@ -43,7 +50,8 @@ def _paired(client: Client, head: str) -> str:
 def test_a_round_is_marked_started_then_ended_once_every_table_has_its_result(
     client: Client, tokens: Tokens, store: str
 ) -> None:
-    """EV-5.10: round 1 marked started (its mark in the stream), not twice; its end refused
+    """EV-5.10: round 1 marked started (its mark in the stream, naming who marked it: the
+    token's holder), not twice; its end refused
     while a table lacks its result, then marked once the slips are in. Each refusal is a
     problem document with the clause, and the event's version does not move."""
     head = tokens["head"]
@@ -60,6 +68,7 @@ def test_a_round_is_marked_started_then_ended_once_every_table_has_its_result(
         "version": before + 1,
     }
     assert event_kinds(store, event).count("round-started") == 1
+    assert "round 1 started by Hera" in _log(client, event, head)  # the token's name
 
     seen = _version(client, event, head)
     _refused(
@@ -88,6 +97,7 @@ def test_a_round_is_marked_started_then_ended_once_every_table_has_its_result(
     assert ended.json()["round"] == 1
     assert ended.json()["mark"] == "end"
     assert event_kinds(store, event).count("round-ended") == 1
+    assert "round 1 ended by Hera" in _log(client, event, head)
     # a mark that is not start or end is the body's fault: nothing stored
     wrong = client.post(url, json={"mark": "pause"}, headers=auth(head))
     assert wrong.status_code == 400, wrong.text
