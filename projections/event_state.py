@@ -447,6 +447,9 @@ class _History:
         self.kinds: dict[int, str] | None = kinds if known else None
         self.met = met if known else b""
         self._met: _Met | None = None
+        self._walked: tuple[_Met, list[Round], dict[str, Any], dict[str, int]] | None = None
+        """``Tournament.meetings`` as last worked out over ``_met`` (``keep_walk``): the
+        kept history, the rounds it walked and what it made of them."""
         self.counts = counts
         digests, runs = keys  # the kept digests of each map, and the ends of their runs
         self.old_keys: dict[str, array[int]] = {
@@ -572,6 +575,30 @@ class _History:
         """The pairing history as decoded already from ``met`` (``None``: not read)."""
         with self._lock:
             return self._met if self._met is not None and met is self.met else None
+
+    def keep_walk(
+        self, base: Any, rounds: list[Round], met: dict[str, Any], byes: dict[str, int]
+    ) -> None:
+        """Keep what ``Tournament.meetings`` made of the kept history ``base`` (its
+        opponents' map) and the rounds it walked, for a save that moves those rounds."""
+        with self._lock:
+            if self._met is not None and base is self._met.met:
+                self._walked = (self._met, rounds, met, byes)
+
+    def walked_met(self, met: bytes, rounds: list[Round]) -> bytes | None:
+        """The pairing history of ``met`` and ``rounds`` (``_met_of``'s) from the walk
+        ``Tournament.meetings`` kept of those very rounds over that very history, or
+        ``None``: none kept. Each player's opponents are then listed as the pairing saw
+        them (a repeat twice), every player listed (one with none: an empty list, no bye: 0),
+        as ``Tournament.history`` and ``meetings`` read them alike."""
+        with self._lock:
+            walked = self._walked
+            if walked is None or self._met is not walked[0] or met is not self.met:
+                return None
+        _, seen, opponents, byes = walked
+        if len(seen) != len(rounds) or {*map(id, seen)} != {*map(id, rounds)}:
+            return None
+        return _ENCODER.encode(_Met(met=opponents, byes=byes))  # every player, as walked
 
     def rounds(self) -> dict[int, Round]:
         with self._lock:
@@ -948,6 +975,14 @@ class PartedRounds(dict):  # type: ignore[type-arg]
             return None
         return met.met, met.byes, self._history.old_rounds
 
+    def keep_meetings(
+        self, base: Any, rounds: list[Round], met: dict[str, Any], byes: dict[str, int]
+    ) -> None:
+        """``Tournament.meetings``' walk of ``rounds`` over ``kept_history``'s opponents
+        (``base``): a save that moves those rounds into the history writes it, not walking
+        them again (``_History.walked_met``)."""
+        self._history.keep_walk(base, rounds, met, byes)
+
     def head(self) -> dict[int, Round]:
         """The rounds the head holds."""
         return {n: r for n, r in dict.items(self) if n not in self._history.old_rounds}
@@ -1258,9 +1293,9 @@ def _cut(snapshot: EventSnapshot, history: _History | None, *, apart: bool = Tru
             kinds = {number: rnd.kind for number, rnd in older.items()}
             met = _met_of((older[number] for number in sorted(older)), b"")
         kinds = {**kinds, **{number: kept_rounds[number].kind for number in moving}}
-        met = _met_of(
-            (kept_rounds[number] for number in sorted(moving)), met, history.read_met(met)
-        )
+        closing = [kept_rounds[number] for number in sorted(moving)]
+        walked = history.walked_met(met, closing)  # the pairing walked them already
+        met = walked if walked is not None else _met_of(closing, met, history.read_met(met))
     if history is not None:
         written = {**history.written, **dict.fromkeys(moving, version)}
         counts = {name: history.counts.get(name, 0) + len(moved.get(name, ())) for name in _PARTED}

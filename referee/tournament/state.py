@@ -454,7 +454,8 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
         none: tuple[str, ...] = ()
         met: dict[str, Collection[str]] = dict.fromkeys(self.players, none)
         met.update(old_met)  # copied with their hashes: no name hashed or looked up again
-        if len(met) != len(self.players):  # kept opponents of someone not a player
+        whole = len(met) == len(self.players)  # else kept opponents of someone not a player
+        if not whole:
             met = {p: old_met.get(p, none) for p in self.players}
         byes: dict[str, int] = dict.fromkeys(met, 0)
         for player, count in old_byes.items():
@@ -471,6 +472,9 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
                 continue
             for p in players:
                 met[p] = [*met[p], *(q for q in players if q != p)]
+        keep = getattr(self.rounds, "keep_meetings", None)
+        if keep is not None and whole:  # a snapshot's rounds: its next save keeps the walk
+            keep(old_met, rounds, met, byes)
         return met, byes
 
     def awarded_in(

@@ -1100,3 +1100,39 @@ def test_a_snapshots_tables_keep_each_kind_of_result() -> None:
     again = _tables_map(msgspec.msgpack.decode(_ENCODER.encode(rows), type=_Tables))
     read = {k: v.reported for k, v in again.items()}
     assert read == {(4, 1): results[0], (4, 2): results[1], (4, 3): None, (4, 4): Score(0, 2, 1)}
+
+
+def test_a_pairings_save_keeps_the_history_the_decision_walked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pairing round 4 (EV-5.3: no rematch) walks round 3 over the kept history of rounds
+    1-2; the save that moves round 3 into the history writes that walk, not walking round
+    3 again: the history a later load keeps is the log's and 'verify' finds the snapshot
+    whole."""
+    from projections import event_state
+
+    db = tmp_path / "e.db"
+    event = _third_round_reported(db)
+    walked_again: list[object] = []
+    real = event_state._met_of
+
+    def recorded(*args: object, **kwargs: object) -> bytes:
+        walked_again.append(args)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(event_state, "_met_of", recorded)
+    with open_service(db) as svc:
+        rows = svc.event_pair(event)  # round 4: round 3 moves to the history
+        svc.event_result(event, [f"{r.table}=2-1-0" for r in rows if not r.bye])
+    assert walked_again == []
+    (tmp_path / "copy").mkdir()
+    copy = tmp_path / "copy" / "e.db"  # the store alone: no snapshot beside it
+    copy.write_bytes(db.read_bytes())
+    with open_service(db) as svc:
+        kept = svc.parts.events._event(event).state
+        assert rounds_unread(svc, event)
+        with open_service(copy) as whole:
+            log = whole.event_state(event)
+            assert kept.history() == log.history()
+            assert kept.round_kinds() == log.round_kinds()
+        assert svc.verify(event).bad == 0
