@@ -11,13 +11,15 @@ zone), and the game turns a refusal into a clause-cited rejection.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
 from referee.kit.multiset import Multiset
 
-__all__ = ["HiddenZone", "ZoneError", "private_data", "private_text"]
+__all__ = ["HiddenZone", "ZoneError", "kept_private", "private_data", "private_text"]
+
+SideT = TypeVar("SideT", bound=msgspec.Struct)
 
 
 class ZoneError(ValueError):
@@ -102,3 +104,12 @@ def private_text(zone: HiddenZone) -> str:
     if not zone.private:
         return ""
     return f" (seen by {zone.owner} and the referee only: {zone.private.text()})"
+
+
+def kept_private(side: SideT, zone: str, card: str) -> SideT | None:
+    """``side`` with ``card``, just moved unseen into its hidden ``zone``, known to its seat
+    and the referee only (REF-6.6); ``None`` where ``zone`` is no hidden zone of the side."""
+    pile = getattr(side, zone, None)
+    if not isinstance(pile, HiddenZone):
+        return None
+    return msgspec.structs.replace(side, **{zone: pile.with_private(card)})

@@ -85,6 +85,15 @@ class Desk:
         assert found, page
         return f"{found.group(1)}: {html.unescape(found.group(2))}"
 
+    def refused_unseen(self, hidden: tuple[str, ...], **fields: str) -> None:
+        """A staff member whose desk shows none of the ``hidden`` elements (by id) posts
+        ``fields`` all the same, under their own drop form's key: refused, 403."""
+        form, page = self.form("drop-form")
+        for element in hidden:
+            assert f'id="{element}"' not in page
+        refused = self.send(idem=form["idem"], **fields)
+        assert 'data-status="403"' in self.shown(refused)
+
 
 @pytest.fixture
 def desk(client: TestClient[Litestar], tokens: Tokens, store: str) -> Desk:
@@ -321,12 +330,9 @@ def test_the_head_withdraws_a_penalty_from_the_list_with_a_reason(
     refused = desk.send(idem=form["idem"], action="withdraw", number="7", reason="typo")
     assert desk.said(refused).startswith("bad: EV-8.7: no penalty 7: the event has 3")
     # the scorekeeper sees no penalties and is refused a withdrawal posted all the same
-    sam = tokens["scorekeeper"]
-    sam_desk = Desk(client, sam, event)
-    form, page = sam_desk.form("drop-form")
-    assert 'id="desk-penalties"' not in page
-    refused = sam_desk.send(idem=form["idem"], action="withdraw", number="1", reason="x")
-    assert 'data-status="403"' in sam_desk.shown(refused)
+    Desk(client, tokens["scorekeeper"], event).refused_unseen(
+        ("desk-penalties",), action="withdraw", number="1", reason="x"
+    )
     assert event_kinds(store, event).count("penalty-withdrawn") == 2
 
 
@@ -395,15 +401,12 @@ def test_the_head_pairs_and_re_pairs_by_hand_with_a_reason(
     )
     assert event_kinds(store, event).count("pairing-changed") == 1
 
-    sam = tokens["scorekeeper"]
-    sam_desk = Desk(client, sam, event)
-    form, page = sam_desk.form("drop-form")
-    assert 'id="pair-hand-form"' not in page
-    assert 'id="repair-hand-form"' not in page
-    refused = sam_desk.send(
-        idem=form["idem"], action="repair-hand", tables="Ann v Dee\nCal v Ben", reason="x"
+    Desk(client, tokens["scorekeeper"], event).refused_unseen(
+        ("pair-hand-form", "repair-hand-form"),
+        action="repair-hand",
+        tables="Ann v Dee\nCal v Ben",
+        reason="x",
     )
-    assert 'data-status="403"' in sam_desk.shown(refused)
     assert event_kinds(store, event).count("pairing-changed") == 1
 
 
@@ -459,12 +462,9 @@ def test_the_head_attaches_a_decklist_until_the_deadline(
     refused = desk.send(**form, player="Ben")
     assert desk.said(refused).startswith("bad: EV-2.8: give the list")
 
-    sam = tokens["scorekeeper"]
-    sam_desk = Desk(client, sam, event)
-    form, page = sam_desk.form("drop-form")
-    assert 'id="deck-form"' not in page
-    refused = sam_desk.send(idem=form["idem"], action="deck", player="Ben", decklist=DECK_TEXT)
-    assert 'data-status="403"' in sam_desk.shown(refused)
+    Desk(client, tokens["scorekeeper"], event).refused_unseen(
+        ("deck-form",), action="deck", player="Ben", decklist=DECK_TEXT
+    )
 
     with open_service(store) as svc:
         svc.event_pair(event)
@@ -612,11 +612,9 @@ def test_the_head_changes_the_rounds_and_the_cut_while_allowed(
     assert desk.said(sent) == "good: 4 Swiss rounds, top 2 cut"
     assert event_kinds(store, event).count("settings-changed") == 2
 
-    sam_desk = Desk(client, tokens["scorekeeper"], event)
-    form, page = sam_desk.form("drop-form")
-    assert 'id="change-form"' not in page
-    refused = sam_desk.send(idem=form["idem"], action="change", rounds="9", reason="x")
-    assert 'data-status="403"' in sam_desk.shown(refused)
+    Desk(client, tokens["scorekeeper"], event).refused_unseen(
+        ("change-form",), action="change", rounds="9", reason="x"
+    )
     assert event_kinds(store, event).count("settings-changed") == 2
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
@@ -74,6 +75,18 @@ def searched(client: Client, tokens: Tokens) -> tuple[str, dict[str, dict[str, i
     return game, before
 
 
+def assert_known_to_p1_and_the_referee_only(view: Any) -> None:
+    """The searched card, put into p1's hand unseen (REF-6.6): still p1's secret, shown to
+    neither p2 nor the public, and known in that hand to p1 and the referee."""
+    assert SEARCHED in view.rules.secrets(view.state, "p1")
+    for viewer in ("p2", "public"):
+        assert SEARCHED not in json.dumps(view.rules.observe(view.state, viewer))
+        assert SEARCHED not in view.rules.render(view.state, viewer)
+    for viewer in ("p1", "referee"):  # they saw it go into the hand
+        seen = view.rules.observe(view.state, viewer)["sides"][0]
+        assert seen["hand_private"] == {SEARCHED: 1}, (viewer, seen)
+
+
 def test_a_hidden_search_names_the_card_to_its_seat_and_the_referee_only(
     client: Client, tokens: Tokens, searched: tuple[str, dict[str, dict[str, int]]]
 ) -> None:
@@ -101,13 +114,7 @@ def test_a_hidden_search_leaves_the_position_as_an_unseen_move(
         assert side.hand.count == hand + 1
         assert SEARCHED not in side.hand.known.names()  # known to the table: not it
         # not "seen": the card of p1's list is still p1's secret, nobody else's knowledge
-        assert SEARCHED in view.rules.secrets(view.state, "p1")
-        for viewer in ("p2", "public"):
-            assert SEARCHED not in json.dumps(view.rules.observe(view.state, viewer))
-            assert SEARCHED not in view.rules.render(view.state, viewer)
-        for viewer in ("p1", "referee"):  # they saw it go into the hand
-            seen = view.rules.observe(view.state, viewer)["sides"][0]
-            assert seen["hand_private"] == {SEARCHED: 1}, (viewer, seen)
+        assert_known_to_p1_and_the_referee_only(view)
 
 
 def test_a_revealed_search_shows_the_card_to_everyone(
@@ -332,13 +339,7 @@ def test_a_search_stored_before_the_clause_counts_a_card_nobody_else_saw(
         assert (moved.hand.count, moved.deck.count) == (side.hand.count + 1, side.deck.count - 1)
         assert SEARCHED not in moved.hand.known.names()
         assert moved.knowledge.seen == side.knowledge.seen
-        assert SEARCHED in view.rules.secrets(view.state, "p1")
-        for viewer in ("p2", "public"):
-            assert SEARCHED not in json.dumps(view.rules.observe(view.state, viewer))
-            assert SEARCHED not in view.rules.render(view.state, viewer)
-        for viewer in ("p1", "referee"):  # they saw it go into the hand
-            seen = view.rules.observe(view.state, viewer)["sides"][0]
-            assert seen["hand_private"] == {SEARCHED: 1}, (viewer, seen)
+        assert_known_to_p1_and_the_referee_only(view)
 
 
 def test_a_search_stored_before_the_clause_is_hidden_from_the_command_line_and_the_stream(

@@ -42,7 +42,7 @@ from referee.kit.adjustments import (
     Untap,
     change_tables,
 )
-from referee.kit.zones import HiddenZone
+from referee.kit.zones import kept_private
 from referee.verdicts import LEGAL, Verdict
 
 __all__ = [
@@ -470,9 +470,6 @@ def kept_in_sight(state: CrystaleState, seat: str, zone: str, card: str) -> Crys
     """``state`` with the card just moved unseen into ``seat``'s hidden ``zone`` (its
     pool and hand) known as ``card`` to that seat and the referee only (REF-6.6)."""
     index = SEATS.index(seat)
-    side = state.sides[index]
-    pile = getattr(side, zone, None)
-    if not isinstance(pile, HiddenZone):
-        return state
     name = found.name if (found := state.book.find(card)) is not None else card
-    return with_side(state, index, msgspec.structs.replace(side, **{zone: pile.with_private(name)}))
+    side = kept_private(state.sides[index], zone, name)
+    return state if side is None else with_side(state, index, side)
