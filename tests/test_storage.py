@@ -299,7 +299,8 @@ def test_a_sqlite_bulk_write_keeps_its_pages_in_a_larger_cache(
 ) -> None:
     """A bulk write (a pairing's 10,001 rows) enlarges its connection's page cache to
     ``BULK_CACHE_KIB`` before it inserts, so its dirty pages are not spilled to the WAL
-    before the commit; a write of a few rows leaves SQLite's default."""
+    before the commit, and keeps its statement journals in memory (``temp_store`` 2), not
+    in a temporary file; a write of a few rows leaves SQLite's defaults."""
     from events.backends.sqlite import BULK_CACHE_KIB, SQLiteBackend
 
     monkeypatch.setattr(store_module, "BULK_FROM", 4)
@@ -310,21 +311,27 @@ def test_a_sqlite_bulk_write_keeps_its_pages_in_a_larger_cache(
         direct = store.direct
         assert isinstance(direct, SQLiteBackend)
 
-        def cache_size() -> int:
+        def pragma(name: str) -> int:
             with direct.datastore.transaction(commit=False) as cursor:
-                cursor.execute("PRAGMA cache_size")
+                cursor.execute(f"PRAGMA {name}")
                 return int(cursor.fetchone()[0])
 
+        def cache_size() -> int:
+            return pragma("cache_size")
+
         assert cache_size() == -2000  # SQLite's default
+        assert pragma("temp_store") == 0  # the build's default: files
         few = [[msgspec.structs.replace(created, originator_id=f"nim-f{n}")] for n in range(5)]
         store.append_sealed([seal_after(0, GENESIS_HASH, s) for s in few])
         assert cache_size() == -2000
+        assert pragma("temp_store") == 0
         many = [
             [msgspec.structs.replace(created, originator_id=f"nim-m{n}")]
             for n in range(ROWS_A_STATEMENT)
         ]
         store.append_sealed([seal_after(0, GENESIS_HASH, s) for s in many])
         assert cache_size() == -BULK_CACHE_KIB
+        assert pragma("temp_store") == 2  # memory
         assert all(store.exists(f"nim-m{n}") for n in (0, ROWS_A_STATEMENT - 1))
     finally:
         svc.close()
