@@ -249,6 +249,8 @@ class GameStore:
                 self.direct.analyze()
 
     def close(self) -> None:
+        if self.backend is not None:  # a bulk write's checkpoint done first (SQLite)
+            self.backend.settle()
         self.app.close()
 
     def watch(self, heard: Callable[[], None]) -> Callable[[], None] | None:

@@ -294,6 +294,72 @@ def test_events_made_numbered_and_chained_seal_as_any_other(backend: RefereeServ
     assert made.kept_states() == plain.kept_states() == [encode(e) for e in events]
 
 
+def _wal_frames(db: Path) -> tuple[int, int]:
+    """The frames in the log of the SQLite file ``db`` and how many of them a checkpoint has
+    copied into the database (``mxFrame`` and ``nBackfill`` of its shared-memory index)."""
+    import struct
+
+    index = Path(f"{db}-shm").read_bytes()
+    return struct.unpack_from("=I", index, 16)[0], struct.unpack_from("=I", index, 96)[0]
+
+
+def test_a_sqlite_bulk_write_leaves_its_checkpoint_to_a_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A numbered bulk write (a pairing's 10,001 rows) commits without SQLite's checkpoint,
+    its connection's ``wal_autocheckpoint`` as it was after it; a thread copies the log into
+    the database meanwhile, and the store's close waits for it (``settle``), so the close
+    still removes the log and the rows read back."""
+    import threading
+
+    from events.backends.sqlite import SQLiteBackend
+
+    monkeypatch.setattr(store_module, "BULK_FROM", 4)
+    held, copied = threading.Event(), []
+    checkpoint = SQLiteBackend._checkpoint
+
+    def late(backend: SQLiteBackend) -> None:
+        held.wait(10)
+        checkpoint(backend)
+        copied.append(True)
+
+    monkeypatch.setattr(SQLiteBackend, "_checkpoint", late)
+    db = tmp_path / "store.db"
+    svc = RefereeService(GameStore(db))
+    store = svc.store
+    (created,) = store.events(svc.create_game("nim", PLAYERS).game_id)
+    direct = store.direct
+    assert isinstance(direct, SQLiteBackend)
+
+    def autocheckpoint(value: int | None = None) -> int:
+        with direct.datastore.get_connection(commit=True) as conn:
+            cursor = conn.cursor()
+            if value is not None:
+                cursor.execute(f"PRAGMA wal_autocheckpoint={value}")
+            cursor.execute("PRAGMA wal_autocheckpoint")
+            return int(cursor.fetchone()[0])
+
+    assert autocheckpoint(1) == 1  # a commit of a page or more would copy the log itself
+    many = [
+        [msgspec.structs.replace(created, originator_id=f"nim-m{n}")]
+        for n in range(ROWS_A_STATEMENT)
+    ]
+    try:
+        store.append_sealed([seal_after(0, GENESIS_HASH, s) for s in many])
+        assert autocheckpoint() == 1
+        frames, backfilled = _wal_frames(db)
+        assert frames > 0 and backfilled < frames  # committed, not yet copied
+        assert all(store.exists(f"nim-m{n}") for n in (0, ROWS_A_STATEMENT - 1))
+        assert not copied
+    finally:
+        held.set()
+        svc.close()
+    assert copied == [True]
+    assert not Path(f"{db}-wal").exists()
+    with GameStore(db) as again:
+        assert again.exists(f"nim-m{ROWS_A_STATEMENT - 1}")
+
+
 def test_a_sqlite_bulk_write_keeps_its_pages_in_a_larger_cache(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -76,6 +76,11 @@ class Backend(Protocol):
         """Refresh the planner's statistics after a bulk insert (where that matters)."""
         ...
 
+    def settle(self) -> None:
+        """Wait for upkeep a write left running (SQLite: a bulk write's checkpoint), before
+        the store closes; nothing where a write leaves none."""
+        ...
+
     def bulk_insert(self, rows: Sequence[tuple[str, int, str, bytes]]) -> None:
         """Insert sealed rows (game, number, topic, bytes) in one transaction, all or
         nothing; a row already stored raises the library's ``IntegrityError``."""

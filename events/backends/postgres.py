@@ -224,6 +224,9 @@ class PostgresBackend(PostgresNaming):
     def ensure_tables(self) -> bool:
         return ensure_tables(self.recorder)
 
+    def settle(self) -> None:
+        """Nothing to wait for: the server keeps its own log (``Backend.settle``)."""
+
     def analyze(self) -> None:
         """After a bulk insert, let the planner see the events table as it now is.
 

@@ -382,6 +382,9 @@ class OneShotBackend(PostgresNaming):
     def ensure_tables(self) -> bool:
         return self.recorder.ensure_tables()
 
+    def settle(self) -> None:
+        """Nothing to wait for: the server keeps its own log (``Backend.settle``)."""
+
     def analyze(self) -> None:
         with self.recorder.datastore.connection() as conn:
             _run(conn, f"ANALYZE {self.events_table}")
