@@ -348,7 +348,8 @@ def test_a_sqlite_bulk_write_leaves_its_checkpoint_to_a_thread(
         store.append_sealed([seal_after(0, GENESIS_HASH, s) for s in many])
         assert autocheckpoint() == 1
         frames, backfilled = _wal_frames(db)
-        assert frames > 0 and backfilled < frames  # committed, not yet copied
+        assert frames > 0
+        assert backfilled < frames  # committed, not yet copied
         assert all(store.exists(f"nim-m{n}") for n in (0, ROWS_A_STATEMENT - 1))
         assert not copied
     finally:
