@@ -167,6 +167,12 @@ def test_a_bulk_write_of_several_statements_keeps_the_log_s_order(
         store.append_sealed(again)
     assert not any(store.exists(f"nim-c{n}") for n in (0, count - 1))
     assert store.notifications(after, 1000) == stored
+    again[ROWS_A_STATEMENT + 3] = seal_after(  # the write without its conflict: stored whole
+        0, GENESIS_HASH, [msgspec.structs.replace(created, originator_id="nim-c-instead")]
+    )
+    store.append_sealed(again)
+    assert all(store.exists(f"nim-c{n}") for n in (0, count - 1))
+    assert len(store.notifications(after, 1000)) == 2 * count
 
 
 def test_log_pages_count_actions_and_keep_the_rest(backend: RefereeService) -> None:
@@ -312,18 +318,19 @@ def test_a_sqlite_bulk_write_leaves_its_checkpoint_to_a_thread(
     still removes the log and the rows read back."""
     import threading
 
+    from events.backends.checkpoints import Checkpoints
     from events.backends.sqlite import SQLiteBackend
 
     monkeypatch.setattr(store_module, "BULK_FROM", 4)
     held, copied = threading.Event(), []
-    checkpoint = SQLiteBackend._checkpoint
+    checkpoint = Checkpoints._checkpoint
 
-    def late(backend: SQLiteBackend) -> None:
+    def late(checkpoints: Checkpoints) -> None:
         held.wait(10)
-        checkpoint(backend)
+        checkpoint(checkpoints)
         copied.append(True)
 
-    monkeypatch.setattr(SQLiteBackend, "_checkpoint", late)
+    monkeypatch.setattr(Checkpoints, "_checkpoint", late)
     db = tmp_path / "store.db"
     svc = RefereeService(GameStore(db))
     store = svc.store
@@ -366,8 +373,7 @@ def test_a_sqlite_bulk_write_keeps_its_pages_in_a_larger_cache(
 ) -> None:
     """A bulk write (a pairing's 10,001 rows) enlarges its connection's page cache to
     ``BULK_CACHE_KIB`` before it inserts, so its dirty pages are not spilled to the WAL
-    before the commit, and keeps its statement journals in memory (``temp_store`` 2), not
-    in a temporary file; a write of a few rows leaves SQLite's defaults."""
+    before the commit; a write of a few rows leaves SQLite's default."""
     from events.backends.sqlite import BULK_CACHE_KIB, SQLiteBackend
 
     monkeypatch.setattr(store_module, "BULK_FROM", 4)
@@ -378,27 +384,21 @@ def test_a_sqlite_bulk_write_keeps_its_pages_in_a_larger_cache(
         direct = store.direct
         assert isinstance(direct, SQLiteBackend)
 
-        def pragma(name: str) -> int:
+        def cache_size() -> int:
             with direct.datastore.transaction(commit=False) as cursor:
-                cursor.execute(f"PRAGMA {name}")
+                cursor.execute("PRAGMA cache_size")
                 return int(cursor.fetchone()[0])
 
-        def cache_size() -> int:
-            return pragma("cache_size")
-
         assert cache_size() == -2000  # SQLite's default
-        assert pragma("temp_store") == 0  # the build's default: files
         few = [[msgspec.structs.replace(created, originator_id=f"nim-f{n}")] for n in range(5)]
         store.append_sealed([seal_after(0, GENESIS_HASH, s) for s in few])
         assert cache_size() == -2000
-        assert pragma("temp_store") == 0
         many = [
             [msgspec.structs.replace(created, originator_id=f"nim-m{n}")]
             for n in range(ROWS_A_STATEMENT)
         ]
         store.append_sealed([seal_after(0, GENESIS_HASH, s) for s in many])
         assert cache_size() == -BULK_CACHE_KIB
-        assert pragma("temp_store") == 2  # memory
         assert all(store.exists(f"nim-m{n}") for n in (0, ROWS_A_STATEMENT - 1))
     finally:
         svc.close()

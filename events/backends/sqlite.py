@@ -4,12 +4,12 @@ own datastore (so reads and writes share its lock handling and busy timeout)."""
 from __future__ import annotations
 
 import sqlite3
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, closing, contextmanager, nullcontext
 from itertools import chain
 from typing import Any
 
+from events.backends.checkpoints import Checkpoints
 from events.backends.locks import TakeLock, unlocked
 
 __all__ = ["ROWS_A_STATEMENT", "SQLiteBackend", "table_names_of"]
@@ -23,8 +23,7 @@ BULK_CACHE_KIB = 65536
 players inserts 10,001 rows whose 5,000 random game ids touch most leaves of the primary
 key's index, some 14 MB of dirty pages that SQLite's default 2 MB cache spilled to the WAL
 before the commit and read back (10 M instructions of the pairing). As the read models'
-connections keep (``projections.tables``); pages are only taken as used. Such a connection
-keeps its statement journals in memory too (``temp_store``: see ``_insert``)."""
+connections keep (``projections.tables``); pages are only taken as used."""
 
 
 class SQLiteBackend:
@@ -38,9 +37,10 @@ class SQLiteBackend:
         self.recorder = recorder
         self.datastore = recorder.datastore
         self.events_table: str = recorder.events_table_name
-        self._behind: threading.Thread | None = None
-        """A bulk write's checkpoint, running (``insert_numbered``)."""
-        self._behind_lock = threading.Lock()
+        self.checkpoints = Checkpoints(
+            lambda: sqlite3.connect(recorder.datastore.pool.db_name, uri=True)
+        )
+        """A bulk write's checkpoint, run apart (``insert_numbered``)."""
 
     @contextmanager
     def transaction(self, *, write: bool = False) -> Iterator[Any]:
@@ -96,14 +96,16 @@ class SQLiteBackend:
         head, values, group = statement.rpartition(" VALUES ")
         if len(rows) >= ROWS_A_STATEMENT:  # a bulk write's dirty pages kept, not spilled
             cursor.execute(f"PRAGMA cache_size=-{BULK_CACHE_KIB}")
-            # each statement of 100 rows may fail on the primary key after changing pages,
-            # so SQLite journals the pages it changes until it ends (a statement journal);
-            # past 64 KB that journal spills to a temporary file: a pairing's 10,001 rows
-            # wrote some 24 MB there in 12,000 system calls, which memory holds instead
-            cursor.execute("PRAGMA temp_store=MEMORY")
         whole = len(rows) - len(rows) % ROWS_A_STATEMENT
-        if values and group.strip() == "(?,?,?,?)" and whole:
-            many = f"{head} VALUES {','.join([group.strip()] * ROWS_A_STATEMENT)}"
+        if values and group.strip() == "(?,?,?,?)" and whole and head.startswith("INSERT INTO "):
+            # OR ROLLBACK: a row already stored ends the whole transaction at once, as its
+            # error ends the write anyway (all or nothing). With the default (ABORT) SQLite
+            # must undo a failed statement alone, so it journals every page a statement of
+            # 100 rows changes until it ends, past 64 KB in a temporary file: a pairing's
+            # 10,001 rows wrote some 24 MB there in 12,000 system calls (30 ms of system
+            # time at 10,000 players)
+            rolling = f"INSERT OR ROLLBACK INTO {head.removeprefix('INSERT INTO ')}"
+            many = f"{rolling} VALUES {','.join([group.strip()] * ROWS_A_STATEMENT)}"
             flat: list[Any] = list(chain.from_iterable(rows[:whole]))
             # the states bound from ``bytearray``s: the same blobs, where each ``bytes``
             # is first offered to the module's adapters (``__adapt__``, ``__conform__``:
@@ -126,7 +128,7 @@ class SQLiteBackend:
         A write of ``ROWS_A_STATEMENT`` rows or more to a file commits without SQLite's
         checkpoint (``wal_autocheckpoint`` off for its commit alone, then as it was): the
         commit is durable once its log is (synchronous FULL), and copying the log into the
-        database is upkeep, which a thread of its own does meanwhile (``_checkpoint``;
+        database is upkeep, which a thread of its own does meanwhile (``Checkpoints``;
         ``settle`` waits for it). A pairing of 10,000 players wrote some 3,000 pages there
         and waited for the file's sync, 30-40 ms, before folding and keeping its snapshot."""
         behind = len(rows) >= ROWS_A_STATEMENT and not self.datastore.pool.is_sqlite_memory_mode
@@ -144,7 +146,7 @@ class SQLiteBackend:
                 if behind:
                     conn.cursor().execute(f"PRAGMA wal_autocheckpoint={int(auto)}")
         if behind:
-            self._checkpoint_behind()
+            self.checkpoints.start()
         return numbered
 
     def _numbered(self, cursor: Any, rows: Sequence[tuple[str, int, str, bytes]]) -> list[int]:
@@ -164,37 +166,11 @@ class SQLiteBackend:
         )
         return [row[0] for row in cursor.fetchall()]
 
-    def _checkpoint_behind(self) -> None:
-        """Copy the log into the database from a thread of its own (``_checkpoint``), once
-        any earlier such copy is done."""
-        with self._behind_lock:
-            if self._behind is not None:
-                self._behind.join()
-            self._behind = threading.Thread(
-                target=self._checkpoint, name="sqlite-checkpoint", daemon=True
-            )
-            self._behind.start()
-
-    def _checkpoint(self) -> None:
-        """SQLite's own checkpoint (``PASSIVE``: it waits for no reader or writer) on a
-        connection of its own, as the commit would have run it. A checkpoint that cannot
-        run is left to the next commit's or to the close's, as SQLite leaves a busy one."""
-        try:
-            with closing(
-                sqlite3.connect(self.datastore.pool.db_name, uri=True, check_same_thread=False)
-            ) as conn:
-                conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
-        except sqlite3.Error:
-            pass
-
     def settle(self) -> None:
         """Wait for the checkpoint a bulk write left running (``insert_numbered``): the
         store closes after it, so the last connection's close finds the log copied and
         removes it, as before."""
-        with self._behind_lock:
-            if self._behind is not None:
-                self._behind.join()
-                self._behind = None
+        self.checkpoints.settle()
 
 
 def table_names_of(path: str) -> set[str] | None:

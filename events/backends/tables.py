@@ -26,6 +26,7 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any, Protocol
 
+from events.backends.checkpoints import Checkpoints
 from events.backends.locks import SCHEMA_LOCK_KEY
 
 __all__ = [
@@ -126,6 +127,11 @@ class Tables(ABC):
         watch has nobody to tell)."""
         return None
 
+    def checkpoint_apart(self) -> None:
+        """After a large write: copy the file's log into it meanwhile (SQLite's
+        ``Checkpoints``), not at the close; nothing where the server keeps the log."""
+        return None
+
     def close(self) -> None:
         """Release the connections."""
         return None
@@ -168,6 +174,7 @@ class SQLiteTables(Tables):
         self._local = threading.local()
         self._all: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
+        self.checkpoints = Checkpoints(lambda: sqlite3.connect(self.path, timeout=self.timeout))
 
     def absent(self) -> bool:
         return not self.path.exists()  # (connecting would create the file)
@@ -260,7 +267,12 @@ class SQLiteTables(Tables):
         for suffix in ("", "-wal", "-shm"):
             Path(str(self.path) + suffix).unlink(missing_ok=True)
 
+    def checkpoint_apart(self) -> None:
+        if not self.read_only:
+            self.checkpoints.start()
+
     def close(self) -> None:
+        self.checkpoints.settle()  # the last close then finds the log copied, and removes it
         if self._conn is not None:
             self._conn.close()
             self._conn = None

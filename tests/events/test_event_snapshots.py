@@ -334,6 +334,47 @@ def test_a_pairing_writes_the_row_of_the_round_it_closes_alone(tmp_path: Path) -
         assert reads(svc, event) == fresh_read(db, event)
 
 
+@pytest.mark.parametrize("large", [True, False])
+def test_a_large_save_has_the_file_copy_its_log_meanwhile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, large: bool
+) -> None:
+    """A save of ``APART_BYTES`` or more (a pairing's, EV-5.1, at 10,000 players) starts the
+    read models' checkpoint on a thread of its own (``Tables.checkpoint_apart``), and the
+    service's close waits for it: the log is then removed as before, and the event reads as
+    its whole log. A smaller save leaves the checkpoint to the close."""
+    import threading
+
+    from events.backends.checkpoints import Checkpoints
+    from projections import event_state
+
+    db = tmp_path / "e.db"
+    event = build(db, rounds=2)
+    projections = db.with_name(db.stem + ".projections.db")
+    monkeypatch.setattr(event_state, "APART_BYTES", 1 if large else 1 << 40)
+    held, copied = threading.Event(), []
+    checkpoint = Checkpoints._checkpoint
+
+    def late(checkpoints: Checkpoints) -> None:
+        held.wait(10)
+        checkpoint(checkpoints)
+        copied.append(checkpoints)
+
+    monkeypatch.setattr(Checkpoints, "_checkpoint", late)
+    svc = open_service(db)
+    try:
+        svc.event_pair(event)  # round 3: its snapshot kept
+        snapshots = svc.parts.events._snapshots()
+        assert snapshots is not None
+        assert not copied
+    finally:
+        held.set()
+        svc.close()
+    assert copied == ([snapshots.db.checkpoints] if large else [])  # type: ignore[attr-defined]
+    assert not Path(f"{projections}-wal").exists()
+    with open_service(db) as svc:
+        assert reads(svc, event) == fresh_read(db, event)
+
+
 def test_a_history_replaced_meanwhile_is_folded_again_from_the_log(tmp_path: Path) -> None:
     """A command that read the head and then finds the history rewritten (another process
     cut it again) folds the log up to the head's version instead: never a wrong state."""
