@@ -149,17 +149,23 @@ def test_pz_4_1_reference_agrees_on_the_opening() -> None:
 
 
 def scattered(rng: random.Random) -> str:
-    """A position line as play could reach: each side's bases (one to four, lone or in
-    fleets) on its home rank, up to six ships, stacks and fighters anywhere else, reserves
-    0-3, within the supply of PZ-2.1; loose and sparse, so that stuck players (PZ-10.6) and
-    players out of ships (PZ-10.7, PZ-10.8) turn up."""
+    """A position line: each side's bases (one to four, lone or in fleets) mostly on its
+    home rank as in play (PZ-10.14), now and then elsewhere; up to six ships, stacks and
+    fighters, mostly on ranks 2-7, now and then waiting on rank 1 or 8; reserves 0-3 within
+    the supply of PZ-2.1; counters at random, up to past the quiet limit of ``TABLES``.
+    Loose and sparse, so that stuck players (PZ-10.6) and players out of ships (PZ-10.7,
+    PZ-10.8) turn up."""
     while True:
         pieces: dict[ref.Square, ref.Piece] = {}
         for colour in ("red", "blue"):
             for f in rng.sample(range(8), rng.randint(1, 4)):
-                pieces[(f, ref.home_rank(colour))] = (colour, rng.choice(["base", "fleet"]))
+                rank = ref.home_rank(colour) if rng.random() < 0.8 else rng.randint(1, 8)
+                pieces[(f, rank)] = (colour, rng.choice(["base", "fleet"]))
             for _ in range(rng.randint(0, 6)):
-                sq = (rng.randrange(8), rng.randint(2, 7))
+                sq = (
+                    rng.randrange(8),
+                    rng.randint(2, 7) if rng.random() < 0.8 else 1 + 7 * rng.randrange(2),
+                )
                 pieces.setdefault(sq, (colour, rng.choice(["stack", "ship", "fighter", "fighter"])))
         reserves = (rng.randint(0, 3), rng.randint(0, 3))
         shapes = {(c, shape): reserves[ref.side(c)] for c in ("red", "blue") for shape in "bsf"}
@@ -169,7 +175,11 @@ def scattered(rng: random.Random) -> str:
             shapes[(colour, "f")] += nest in ("fleet", "stack", "fighter")
         if max(shapes.values()) <= 6:
             to_act = rng.choice(["red", "blue"])
-            return ref.position_line(ref.Position(pieces, to_act, reserves, 0, 0, ref.Table()))
+            quiet = rng.randint(0, 45)
+            played = quiet + rng.randint(0, 40)
+            return ref.position_line(
+                ref.Position(pieces, to_act, reserves, played, quiet, ref.Table())
+            )
 
 
 def differ_from(line: str, variants: dict[str, str], seed: int, plies: int) -> ref.Position:
