@@ -104,6 +104,29 @@ def pick(rng: random.Random, choices: set[str], colour: str) -> str:
     return rng.choice(ordered)
 
 
+def in_step(
+    rng: random.Random,
+    state: PrizmikState,
+    model: ref.Position,
+    plies: int,
+    where: str,
+    probe: int = 3,
+) -> tuple[PrizmikState, ref.Position]:
+    """From one position in both, up to ``plies`` random plies in step, with ``probe``
+    made-up actions judged alike before each; everything compared after each."""
+    agree(state, model, where)
+    for step in range(plies):
+        if model.ended:
+            break
+        for text in probes(rng, model, probe):
+            refused_alike(state, model, text)
+        text = pick(rng, ref.actions(model), model.to_act)
+        state = RULES.apply(state, RULES.parse(text))
+        model = ref.play(model, text)
+        agree(state, model, f"{where} step {step}: {text} -> {ref.position_line(model)}")
+    return state, model
+
+
 def differ(
     seed: int, variants: dict[str, str], plies: int, walk: int = 0, probe: int = 3
 ) -> PrizmikState:
@@ -123,17 +146,7 @@ def differ(
         model = ref.read_line(line, table)
     else:
         model = ref.start(table)
-    agree(state, model, "start")
-    for step in range(plies):
-        if model.ended:
-            break
-        for text in probes(rng, model, probe):
-            refused_alike(state, model, text)
-        text = pick(rng, ref.actions(model), model.to_act)
-        state = RULES.apply(state, RULES.parse(text))
-        model = ref.play(model, text)
-        agree(state, model, f"step {step}: {text} -> {ref.position_line(model)}")
-    return state
+    return in_step(rng, state, model, plies, "start", probe)[0]
 
 
 def test_pz_4_1_reference_agrees_on_the_opening() -> None:
@@ -187,17 +200,7 @@ def differ_from(line: str, variants: dict[str, str], seed: int, plies: int) -> r
     rng = random.Random(seed)
     state = RULES.read_position(line, setup(**variants))
     model = ref.read_line(line, table_of(variants))
-    agree(state, model, line)
-    for step in range(plies):
-        if model.ended:
-            break
-        for text in probes(rng, model, 3):
-            refused_alike(state, model, text)
-        text = pick(rng, ref.actions(model), model.to_act)
-        state = RULES.apply(state, RULES.parse(text))
-        model = ref.play(model, text)
-        agree(state, model, f"{line} step {step}: {text} -> {ref.position_line(model)}")
-    return model
+    return in_step(rng, state, model, plies, line)[1]
 
 
 @pytest.mark.parametrize(
