@@ -85,6 +85,17 @@ class Desk:
         assert found, page
         return f"{found.group(1)}: {html.unescape(found.group(2))}"
 
+    def refuses(self, form_id: str, *posts: tuple[dict[str, str], str]) -> None:
+        """Post the form ``form_id`` once for each (fields, what the desk says) of ``posts``,
+        each refused with those words: the first from the desk, each next as the page the
+        last refusal came back to offers it again (a fresh key)."""
+        back = ""
+        for fields, words in posts:
+            form, _ = self.form(form_id, back)
+            refused = self.send(**form, **fields)
+            assert self.said(refused) == words, fields
+            back = refused.headers["location"]
+
     def refused_unseen(self, store: str, hidden: tuple[str, ...], **fields: str) -> None:
         """A staff member whose desk shows none of the ``hidden`` elements (by id) posts
         ``fields`` all the same, under their own drop form's key: refused, 403, and nothing
@@ -599,15 +610,16 @@ def test_the_head_changes_the_rounds_and_the_cut_while_allowed(
         svc.event_result(event, ["1=2-0-0", "2=2-0-0"])
         svc.event_pair(event)
     assert event_kinds(store, event).count("settings-changed") == 1, event_kinds(store, event)
-    form, page = desk.form("change-form")
-    refused = desk.send(**form, rounds="1", reason="short day")
-    assert desk.said(refused) == (
-        "bad: EV-1.5: 2 Swiss rounds have already been paired: the event cannot play only 1"
-    )
-    form, _ = desk.form("change-form", refused.headers["location"])
-    refused = desk.send(**form, reason="nothing")
-    assert desk.said(refused) == (
-        "bad: EV-1.5: give the new number of Swiss rounds, the cut, or both"
+    desk.refuses(
+        "change-form",
+        (
+            {"rounds": "1", "reason": "short day"},
+            "bad: EV-1.5: 2 Swiss rounds have already been paired: the event cannot play only 1",
+        ),
+        (
+            {"reason": "nothing"},
+            "bad: EV-1.5: give the new number of Swiss rounds, the cut, or both",
+        ),
     )
     form, _ = desk.form("change-form")
     sent = desk.send(**form, cut="2", reason="a final")
@@ -661,16 +673,17 @@ def test_the_round_is_marked_started_and_ended_and_its_length_set(
     assert said.startswith("good: a round lasts 55 minutes"), said
     with open_service(store) as svc:
         assert svc.event_state(event).round_minutes == 55
-    form, page = desk.form("length-form")
-    assert "A round lasts 55 minutes" in page
-    refused = desk.send(**form, minutes="55", reason="again")
-    assert desk.said(refused) == (
-        "bad: EV-9.1: a round already lasts 55 minutes: nothing changed, nothing is recorded"
-    )
-    form, _ = desk.form("length-form", refused.headers["location"])
-    refused = desk.send(**form, minutes="an hour")
-    assert desk.said(refused) == (
-        "bad: EV-9.1: a round's length in minutes is a whole number, not 'an hour'"
+    assert "A round lasts 55 minutes" in desk.form("length-form")[1]
+    desk.refuses(
+        "length-form",
+        (
+            {"minutes": "55", "reason": "again"},
+            "bad: EV-9.1: a round already lasts 55 minutes: nothing changed, nothing is recorded",
+        ),
+        (
+            {"minutes": "an hour"},
+            "bad: EV-9.1: a round's length in minutes is a whole number, not 'an hour'",
+        ),
     )
 
     sam_desk = Desk(client, tokens["scorekeeper"], event)
