@@ -19,6 +19,7 @@ from events.store import ConcurrentWriteError, GameStore
 from projections.projector import Projector
 from referee.contract import Player
 from service import RefereeService
+from tests.held import held_checkpoints
 from tests.postgres import pg_url
 from tests.races import race
 
@@ -316,21 +317,10 @@ def test_a_sqlite_bulk_write_leaves_its_checkpoint_to_a_thread(
     its connection's ``wal_autocheckpoint`` as it was after it; a thread copies the log into
     the database meanwhile, and the store's close waits for it (``settle``), so the close
     still removes the log and the rows read back."""
-    import threading
-
-    from events.backends.checkpoints import Checkpoints
     from events.backends.sqlite import SQLiteBackend
 
     monkeypatch.setattr(store_module, "BULK_FROM", 4)
-    held, copied = threading.Event(), []
-    checkpoint = Checkpoints._checkpoint
-
-    def late(checkpoints: Checkpoints) -> None:
-        held.wait(10)
-        checkpoint(checkpoints)
-        copied.append(True)
-
-    monkeypatch.setattr(Checkpoints, "_checkpoint", late)
+    held, copied = held_checkpoints(monkeypatch)
     db = tmp_path / "store.db"
     svc = RefereeService(GameStore(db))
     store = svc.store
@@ -362,7 +352,7 @@ def test_a_sqlite_bulk_write_leaves_its_checkpoint_to_a_thread(
     finally:
         held.set()
         svc.close()
-    assert copied == [True]
+    assert copied == [direct.checkpoints]
     assert not Path(f"{db}-wal").exists()
     with GameStore(db) as again:
         assert again.exists(f"nim-m{ROWS_A_STATEMENT - 1}")

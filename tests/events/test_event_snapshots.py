@@ -342,24 +342,14 @@ def test_a_large_save_has_the_file_copy_its_log_meanwhile(
     read models' checkpoint on a thread of its own (``Tables.checkpoint_apart``), and the
     service's close waits for it: the log is then removed as before, and the event reads as
     its whole log. A smaller save leaves the checkpoint to the close."""
-    import threading
-
-    from events.backends.checkpoints import Checkpoints
     from projections import event_state
+    from tests.held import held_checkpoints
 
     db = tmp_path / "e.db"
     event = build(db, rounds=2)
     projections = db.with_name(db.stem + ".projections.db")
     monkeypatch.setattr(event_state, "APART_BYTES", 1 if large else 1 << 40)
-    held, copied = threading.Event(), []
-    checkpoint = Checkpoints._checkpoint
-
-    def late(checkpoints: Checkpoints) -> None:
-        held.wait(10)
-        checkpoint(checkpoints)
-        copied.append(checkpoints)
-
-    monkeypatch.setattr(Checkpoints, "_checkpoint", late)
+    held, copied = held_checkpoints(monkeypatch)
     svc = open_service(db)
     try:
         svc.event_pair(event)  # round 3: its snapshot kept
