@@ -30,10 +30,12 @@ class Checkpoints:
         self._lock = threading.Lock()
 
     def start(self) -> None:
-        """Begin a checkpoint, once any earlier one is done."""
+        """Begin a checkpoint, unless one is running: the writer never waits for upkeep,
+        and what the running one does not copy waits for the next (SQLite's after a later
+        commit, or the last close's)."""
         with self._lock:
-            if self._running is not None:
-                self._running.join()
+            if self._running is not None and self._running.is_alive():
+                return
             self._running = threading.Thread(
                 target=self._checkpoint, name="sqlite-checkpoint", daemon=True
             )
