@@ -23,6 +23,7 @@ from cli.face import (
     parse_pairs,
     progress_bar,
     public_key_arg,
+    read_option_file,
     refuse_replacing_a_database,
     settings,
 )
@@ -415,9 +416,10 @@ def verify(
 
         svc = settings.service()
         if checkpoint is not None:
-            text = Path(checkpoint).read_text() if Path(checkpoint).is_file() else checkpoint
             if public_key is None:
                 fail("--checkpoint needs --public-key (the key that signed it)")
+            path = Path(checkpoint)
+            text = read_option_file(path) if path.is_file() else checkpoint
             key = public_key_arg(public_key)
             held = svc.verify_checkpoint(text.strip(), key)
             # ... and every chain under it (issue 31): the checkpoint proves the store extends

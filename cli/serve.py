@@ -152,6 +152,9 @@ def serve(
                     f"{spec.db}: no store here (make one with 'referee new' or 'referee import', "
                     "or name another with --store)"
                 )
+            from service.storefile import check_store_file
+
+            check_store_file(spec.db)  # a folder or a text file, before "serving" is said
             if workers != 1:
                 fail(
                     "a SQLite store is served by one process (--workers 1); use PostgreSQL for more"
@@ -228,6 +231,7 @@ def _tokens(store: str | None) -> Iterator[TokenStore]:
     """The store's tokens, their side tables closed on leaving."""
     from service.access import TokenStore
     from service.sidedb import open_side_db
+    from service.storefile import check_store_file
     from service.stores import parse_store
 
     spec = parse_store(_store(store))
@@ -235,6 +239,7 @@ def _tokens(store: str | None) -> Iterator[TokenStore]:
         assert spec.db is not None
         if not os.path.exists(spec.db):
             fail(f"{spec.db}: no store here; tokens live beside a store ('referee new' makes one)")
+        check_store_file(spec.db)  # a folder, a text file: no x.access.db made beside it
     tokens = TokenStore(open_side_db(spec))
     try:
         yield tokens
@@ -293,10 +298,19 @@ def token_create(
       referee token create --role table --name Tom --event $ev --table 4
     """
     with handled():
-        from service.access import expiry_text, parse_expiry
+        from service.access import check_token, expiry_text, parse_expiry
 
         try:
             until = parse_expiry(expires) if expires is not None else None
+            # before the token tables are opened: a refused token makes no file of them
+            check_token(
+                role.strip().lower(),
+                name,
+                table or [],
+                player_id=player_id,
+                expires=until,
+                event=event,
+            )
         except ValueError as error:
             fail(str(error))
         with _tokens(store) as tokens:
