@@ -572,11 +572,11 @@ def _catalog_rows(game: str, ruleset: str | None, kind: str | None, as_json: boo
         fail(f"{rules.name} has no catalog kind {kind!r}; its kinds: {', '.join(kinds)}")
     setup = Setup(players=players, ruleset=ruleset, options=options)
     rows = listing.catalog_rows(setup, kind or kinds[0]) if listing is not None else []
+    if not rows:  # under --json too: it answered [] and exit 0 where text mode refused
+        fail(f"{rules.name} has no catalog to list")
     if as_json:
         emit_json(rows)
         return
-    if not rows:
-        fail(f"{rules.name} has no catalog to list")
     for row in rows:  # the names players know; --json has the engine's internal names too
         details = ", ".join(
             f"{k} {v}"

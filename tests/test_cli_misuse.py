@@ -218,3 +218,27 @@ def test_new_json_prints_the_game_id_as_event_new_json_does(db_path: Path) -> No
     game = json.loads(out)["game_id"]
     assert game.startswith("nim-")
     assert json.loads(done(db_path, "show", game, "--json"))["at"] == 0
+
+
+def test_a_game_with_no_catalog_is_refused_under_json_too(db_path: Path) -> None:
+    """``catalog show prizmik --json`` answered ``[]`` and exit 0 where text mode refused."""
+    code, out, err = call(db_path, "catalog", "show", "prizmik", "--json")
+    assert (code, out) == (2, "")
+    assert json.loads(err)["error"] == "prizmik has no catalog to list"
+    assert "no catalog to list" in one_line_refusal(*call(db_path, "catalog", "show", "prizmik"))
+
+
+def test_ev_5_1_an_event_with_no_round_paired_says_so_not_round_0(db_path: Path) -> None:
+    """An organizer's first ``event pairings`` (or ``start-round``) said "round 0 has not
+    been paired": no round is numbered 0."""
+    event = json.loads(done(db_path, "event", "new", "Cup", "--game", "nim", "--json"))
+    for args, clause in (
+        (["event", "pairings"], "EV-5.1"),
+        (["event", "start-round"], "EV-5.10"),
+        (["event", "end-round"], "EV-5.10"),
+    ):
+        code, out, err = call(db_path, *args[:2], event["event_id"], *args[2:])
+        assert (code, out) == (2, ""), err
+        assert f"{clause}: no round has been paired" in err, args
+    err = one_line_refusal(*call(db_path, "event", "pairings", event["event_id"], "--round", "2"))
+    assert "EV-5.1: round 2 has not been paired" in err
