@@ -37,7 +37,7 @@ class Settings:
     running server's (``--server``) for the commands that can ask one."""
 
     def __init__(self) -> None:
-        self.db: str | None = None
+        self._db: str | None = None
         self._referee = "referee"
         self.server: str | None = None
         self.token: str | None = None
@@ -53,9 +53,20 @@ class Settings:
     ) -> None:
         self.close()
         self._made = None
-        self.db, self._referee = db, referee
+        self._db, self._referee = db, referee
         self.server = server.strip() if server and server.strip() else None
         self.token = token
+
+    @property
+    def db(self) -> str | None:
+        """``--db`` (``REFEREE_DB``): ``None`` for the default store. An empty one (``export
+        REFEREE_DB=``) named the current folder: "'.': is a folder, not a store file"."""
+        if self._db is not None and not self._db.strip():
+            fail(
+                "--db (REFEREE_DB) is empty: name a store file, or unset REFEREE_DB for "
+                "the default ./referee.db"
+            )
+        return self._db
 
     @property
     def referee(self) -> str:

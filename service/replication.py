@@ -372,4 +372,4 @@ def environment_label(text: str | None) -> str:
     """A store named on the command line, for messages (never a password)."""
     from service.stores import parse_store
 
-    return parse_store(text if text is not None else os.environ.get("REFEREE_DB")).label
+    return parse_store(text if text is not None else os.environ.get("REFEREE_DB") or None).label

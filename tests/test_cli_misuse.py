@@ -242,3 +242,24 @@ def test_ev_5_1_an_event_with_no_round_paired_says_so_not_round_0(db_path: Path)
         assert f"{clause}: no round has been paired" in err, args
     err = one_line_refusal(*call(db_path, "event", "pairings", event["event_id"], "--round", "2"))
     assert "EV-5.1: round 2 has not been paired" in err
+
+
+def test_an_empty_store_name_is_said_so_and_an_empty_referee_db_is_unset(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``export REFEREE_DB=`` (or ``--db ''``) named the current folder: "'.': is a folder,
+    not a store file", whatever the command."""
+    monkeypatch.chdir(tmp_path)
+    for args in (["games"], ["token", "list"], ["store", "backup", "copy.db"]):
+        unset = runner.invoke(app, args, env={"REFEREE_DB": ""})
+        err = one_line_refusal(unset.exit_code, unset.stdout, unset.stderr)
+        assert "referee.db: no store here" in err, args
+        empty = runner.invoke(app, ["--db", " ", *args])
+        err = one_line_refusal(empty.exit_code, empty.stdout, empty.stderr)
+        assert "--db (REFEREE_DB) is empty" in err, args
+    assert list(tmp_path.iterdir()) == []
+    made = runner.invoke(
+        app, ["new", "nim", "-p", "first=A", "-p", "second=B"], env={"REFEREE_DB": ""}
+    )
+    assert made.exit_code == 0, made.stderr
+    assert (tmp_path / "referee.db").is_file()
