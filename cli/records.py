@@ -209,8 +209,14 @@ def import_(
     with handled():
         import msgspec
 
+        foreign = fmt not in ("auto", "jsonl", "text")
+        if not foreign and (compare or option or not reference_quirks):  # were ignored
+            fail(
+                "--compare, --option and --no-reference-quirks read another tool's format: "
+                "give its --format (prismata-reference)"
+            )
         svc = settings.service(create=True)
-        if fmt not in ("auto", "jsonl", "text"):
+        if foreign:
             options: dict[str, object] = {"quirks": reference_quirks}
             options.update(
                 {

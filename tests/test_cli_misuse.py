@@ -194,13 +194,16 @@ def test_a_refused_command_leaves_an_empty_store_file_empty(tmp_path: Path) -> N
         (["catalog", "show", "gammasphere", "--kind", "boards"], "no catalog kind 'boards'"),
         (["store", "backup", "FOLDER"], "is a folder; name the backup file"),
         (["store", "restore", "FOLDER"], "is a folder, not a backup file"),
+        (["import", "FOLDER", "--compare"], "--compare, --option and --no-reference-quirks"),
+        (["import", "FOLDER", "--option", "quirks=no"], "read another tool's format"),
     ],
 )
 def test_a_value_out_of_range_is_refused_not_ignored(
     db_path: Path, args: list[str], reason: str
 ) -> None:
     """``--offset -5`` listed the first page; ``--kind boards`` listed the cards; a folder
-    was "a file already there" to a backup, "no backup here" to a restore."""
+    was "a file already there" to a backup, "no backup here" to a restore; ``import
+    --compare`` of this tool's own record compared nothing and said nothing of it."""
     new_game(db_path)
     folder = db_path.parent / "backups"
     folder.mkdir()
