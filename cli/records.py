@@ -42,7 +42,10 @@ def _write_atomically(path: Path, lines: object) -> None:
     if not path.parent.exists():
         fail(f"{path}: the folder {path.parent} does not exist")
     refuse_replacing_a_database(path)
-    handle, temp = tempfile.mkstemp(prefix=".referee-", dir=path.parent)
+    try:
+        handle, temp = tempfile.mkstemp(prefix=".referee-", dir=path.parent)
+    except OSError as exc:  # named the temporary file: ".referee-blkm678t: Permission denied"
+        fail(f"{path}: cannot be written ({exc.strerror or exc})")
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
             for line in lines:  # type: ignore[attr-defined]

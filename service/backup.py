@@ -45,7 +45,12 @@ def _temp(dest: Path) -> Path:
     """The temporary file beside ``dest`` a copy is made in (so a failure leaves no half
     copy), emptied of any earlier attempt's."""
     temp = dest.with_name(f".{dest.name}.partial")
-    temp.unlink(missing_ok=True)
+    try:
+        temp.unlink(missing_ok=True)
+        temp.touch(exist_ok=False)  # a folder that cannot be written: said of ``dest``, not
+        temp.unlink()  # "the store cannot be used: unable to open database file"
+    except OSError as exc:
+        raise RefusedError(f"{dest}: cannot be written ({exc.strerror or exc})") from None
     return temp
 
 

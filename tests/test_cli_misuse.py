@@ -266,3 +266,19 @@ def test_an_empty_store_name_is_said_so_and_an_empty_referee_db_is_unset(
     )
     assert made.exit_code == 0, made.stderr
     assert (tmp_path / "referee.db").is_file()
+
+
+@pytest.mark.parametrize("args", [["GAME", "-o"], ["--all", "-o"], ["--all", "--sqlite"]])
+def test_an_export_that_cannot_be_written_names_the_file_asked_for(
+    db_path: Path, args: list[str]
+) -> None:
+    """An export into a folder that cannot be written (read-only, or a file where the folder
+    should be) named its temporary file: "/hall/.referee-blkm678t: Permission denied"."""
+    game = new_game(db_path)
+    notes = db_path.parent / "notes.txt"
+    notes.write_text("not a folder\n")
+    target = notes / "record.out"
+    line = [game if a == "GAME" else a for a in args]
+    err = one_line_refusal(*call(db_path, "export", *line, str(target)))
+    assert err.startswith(f"error: {target}: cannot be written (")
+    assert ".referee-" not in err
