@@ -228,21 +228,39 @@ app.add_typer(token_app, name="token")
 
 @contextmanager
 def _tokens(store: str | None) -> Iterator[TokenStore]:
-    """The store's tokens, their side tables closed on leaving."""
+    """The store's tokens, their side tables closed on leaving. A file of them that a
+    refused command made (a ``create`` refused its holder's name, a ``rotate`` of no token)
+    is removed when it holds no token, so the folder is left as it was."""
+    import sqlite3
+    from contextlib import suppress
+    from pathlib import Path
+
     from service.access import TokenStore
-    from service.sidedb import open_side_db
+    from service.sidedb import open_side_db, side_path
     from service.storefile import check_store_file
     from service.stores import parse_store
 
     spec = parse_store(_store(store))
+    made: Path | None = None
     if spec.kind == "sqlite":
         assert spec.db is not None
         if not os.path.exists(spec.db):
             fail(f"{spec.db}: no store here; tokens live beside a store ('referee new' makes one)")
         check_store_file(spec.db)  # a folder, a text file: no x.access.db made beside it
+        side = Path(side_path(spec.db))
+        made = None if side.exists() else side
     tokens = TokenStore(open_side_db(spec))
     try:
         yield tokens
+    except BaseException:
+        unused = False
+        if made is not None:
+            with suppress(sqlite3.Error, OSError):  # the command's own error stands
+                unused = not tokens.list()
+        tokens.db.close()
+        for suffix in ("", "-wal", "-shm", "-journal") if unused else ():
+            Path(f"{made}{suffix}").unlink(missing_ok=True)
+        raise
     finally:
         tokens.db.close()
 
@@ -298,19 +316,10 @@ def token_create(
       referee token create --role table --name Tom --event $ev --table 4
     """
     with handled():
-        from service.access import check_token, expiry_text, parse_expiry
+        from service.access import expiry_text, parse_expiry
 
         try:
             until = parse_expiry(expires) if expires is not None else None
-            # before the token tables are opened: a refused token makes no file of them
-            check_token(
-                role.strip().lower(),
-                name,
-                table or [],
-                player_id=player_id,
-                expires=until,
-                event=event,
-            )
         except ValueError as error:
             fail(str(error))
         with _tokens(store) as tokens:
@@ -405,8 +414,8 @@ def token_rotate(
     with handled():
         with _tokens(store) as tokens:
             text = tokens.rotate(token_id.strip())
-        if text is None:
-            fail(f"no live token {token_id!r} ('referee token list' shows them)")
+            if text is None:
+                fail(f"no live token {token_id!r} ('referee token list' shows them)")
         if as_json:
             emit_json({"token": text, "token_id": token_id.strip()})
             return
@@ -432,8 +441,8 @@ def token_revoke(
     with handled():
         with _tokens(store) as tokens:
             found = tokens.revoke(token_id.strip())
-        if not found:
-            fail(f"no token {token_id!r} ('referee token list' shows them)")
+            if not found:
+                fail(f"no token {token_id!r} ('referee token list' shows them)")
         typer.echo(f"revoked {token_id}", err=True)
 
 

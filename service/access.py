@@ -63,7 +63,6 @@ __all__ = [
     "authorize",
     "authorize_clock",
     "check_player_id",
-    "check_token",
     "event_of",
     "expiry_text",
     "hall_staff",
@@ -521,43 +520,6 @@ def expiry_text(expires: float) -> str:
     return datetime.fromtimestamp(expires, UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def check_token(
-    role: str,
-    name: str,
-    tables: Sequence[str] = (),
-    *,
-    player_id: str | None = None,
-    expires: float | None = None,
-    event: str | None = None,
-) -> tuple[Role, str, tuple[str, ...], str, str]:
-    """The terms of a token ``TokenStore.create`` would make, checked: the role, the
-    holder's name, the tables, the player id (empty for a player's without one yet:
-    ``create`` makes one) and the event, or ``ValueError`` saying what is wrong. Checked
-    before the token tables are opened too (``referee token create``), so a refused token
-    leaves no file of tables behind."""
-    if role not in ROLES:
-        raise ValueError(f"a role is one of {', '.join(ROLES)}, not {role!r}")
-    if not name.split():
-        raise ValueError(
-            "a token needs the holder's name (--name): it is recorded with their entries"
-        )
-    name = check_name(name, "a token holder's name")  # the bounds of every door
-    cleaned = tuple(t.strip() for t in tables if t.strip())
-    if role == "table" and not cleaned:
-        raise ValueError("a table referee's token names their tables (--table 5, once per table)")
-    if role != "table" and cleaned:
-        raise ValueError("only a table referee's token names tables")
-    if role != "player" and player_id:
-        raise ValueError("only a player's token is bound to a player id")
-    scope = (event or "").strip()
-    if scope and role != "table":
-        raise ValueError("only a table referee's token names an event (--event)")
-    bound = check_player_id(player_id) if role == "player" and player_id else ""
-    if expires is not None and expires <= time.time():
-        raise ValueError(f"the expiry {expiry_text(expires)} is already past")
-    return role, name, cleaned, bound, scope
-
-
 class TokenStore:
     """Bearer tokens in the store's side tables.
 
@@ -634,11 +596,28 @@ class TokenStore:
         time after which the token is refused; a table referee's ``event`` makes their
         tables that event's (without one, their tables are those of games outside
         every event)."""
-        checked, name, cleaned, bound, scope = check_token(
-            role, name, tables, player_id=player_id, expires=expires, event=event
-        )
-        if checked == "player" and not bound:
-            bound = new_player_id()  # a player's first token: a new id
+        if role not in ROLES:
+            raise ValueError(f"a role is one of {', '.join(ROLES)}, not {role!r}")
+        if not name.split():
+            raise ValueError(
+                "a token needs the holder's name (--name): it is recorded with their entries"
+            )
+        name = check_name(name, "a token holder's name")  # the bounds of every door
+        cleaned = tuple(t.strip() for t in tables if t.strip())
+        if role == "table" and not cleaned:
+            raise ValueError(
+                "a table referee's token names their tables (--table 5, once per table)"
+            )
+        if role != "table" and cleaned:
+            raise ValueError("only a table referee's token names tables")
+        if role != "player" and player_id:
+            raise ValueError("only a player's token is bound to a player id")
+        scope = (event or "").strip()
+        if scope and role != "table":
+            raise ValueError("only a table referee's token names an event (--event)")
+        bound = "" if role != "player" else check_player_id(player_id or new_player_id())
+        if expires is not None and expires <= time.time():
+            raise ValueError(f"the expiry {expiry_text(expires)} is already past")
         token_id = "".join(secrets.choice(_ID_ALPHABET) for _ in range(10))
         secret = secrets.token_urlsafe(32)
         self.db.execute(
@@ -647,7 +626,7 @@ class TokenStore:
             (
                 token_id,
                 _hash(secret),
-                checked,
+                role,
                 name,
                 json.dumps(list(cleaned)),
                 time.time(),
@@ -658,7 +637,7 @@ class TokenStore:
         )
         principal = Principal(
             token_id=token_id,
-            role=checked,
+            role=role,
             name=name,
             tables=cleaned,
             player_id=bound,

@@ -108,6 +108,9 @@ def test_a_refused_token_leaves_no_token_tables_beside_the_store(
     code, out, err = call(db_path, "token", "create", "--role", "head", *extra)
     assert reason in one_line_refusal(code, out, err)
     assert stored(db_path.parent) == before  # no store.access.db
+    for command in ("rotate", "revoke"):
+        assert "no" in one_line_refusal(*call(db_path, "token", command, "tk-nosuch"))
+    assert stored(db_path.parent) == before
 
 
 @pytest.mark.parametrize(
