@@ -281,7 +281,7 @@ def _one_line() -> Iterator[None]:
         raise typer.Exit(0) from None
     except PermissionError as exc:
         fail(_os_error(exc))
-    except _library_errors() as exc:
+    except store_errors() as exc:
         fail(f"the store cannot be used: {exc}")
     except OSError as exc:
         fail(_os_error(exc))
@@ -319,7 +319,9 @@ def _conflict(exc: BaseException) -> bool:
     return isinstance(exc, ConcurrentWriteError | StaleVersionError | StoreBusyError)
 
 
-def _library_errors() -> tuple[type[BaseException], ...]:
+def store_errors() -> tuple[type[BaseException], ...]:
+    """The database library's errors (a store, or a file of tables beside it, that cannot be
+    used), imported when a command meets one: the faces import no driver themselves."""
     import sqlite3
 
     from eventsourcing.persistence import PersistenceError

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cli.face import JsonOpt, emit_json, emit_rows, fail, handled, settings
+from cli.face import JsonOpt, emit_json, emit_rows, fail, handled, settings, store_errors
 
 if TYPE_CHECKING:
     from service.access import TokenInfo, TokenStore
@@ -231,7 +231,6 @@ def _tokens(store: str | None) -> Iterator[TokenStore]:
     """The store's tokens, their side tables closed on leaving. A file of them that a
     refused command made (a ``create`` refused its holder's name, a ``rotate`` of no token)
     is removed when it holds no token, so the folder is left as it was."""
-    import sqlite3
     from contextlib import suppress
     from pathlib import Path
 
@@ -255,7 +254,7 @@ def _tokens(store: str | None) -> Iterator[TokenStore]:
     except BaseException:
         unused = False
         if made is not None:
-            with suppress(sqlite3.Error, OSError):  # the command's own error stands
+            with suppress(*store_errors(), OSError):  # the command's own error stands
                 unused = not tokens.list()
         tokens.db.close()
         for suffix in ("", "-wal", "-shm", "-journal") if unused else ():
