@@ -264,6 +264,19 @@ def _tokens(store: str | None) -> Iterator[TokenStore]:
         tokens.db.close()
 
 
+def _known_event(store: str | None, event: str) -> None:
+    """Refuse a table referee's token for an event the store does not hold ("no event
+    'ev-x' in this store"): a mistyped id made a token whose tables were no event's, and
+    the referee was turned away at their own table."""
+    from service.app import open_service
+
+    svc = open_service(_store(store))
+    try:
+        svc.parts.events.event_info(event)
+    finally:
+        svc.close()
+
+
 @token_app.command("create")
 def token_create(
     role: Annotated[
@@ -321,6 +334,8 @@ def token_create(
             until = parse_expiry(expires) if expires is not None else None
         except ValueError as error:
             fail(str(error))
+        if event and event.strip() and role.strip().lower() == "table":  # others: refused
+            _known_event(store, event.strip())
         with _tokens(store) as tokens:
             principal, text = tokens.create(
                 role.strip().lower(),

@@ -95,17 +95,20 @@ def test_token_commands_refuse_what_is_no_store_and_make_no_file_beside_it(
 @pytest.mark.parametrize(
     ("extra", "reason"),
     [
-        (["--name", " "], "needs the holder's name"),
-        (["--name", "Hal", "--expires", "2000-01-01"], "already past"),
-        (["--name", "Hal", "--table", "4"], "only a table referee's token names tables"),
+        (["--role", "head", "--name", " "], "needs the holder's name"),
+        (["--role", "head", "--name", "Hal", "--expires", "2000-01-01"], "already past"),
+        (["--role", "head", "--name", "Hal", "--table", "4"], "only a table referee's"),
+        (["--role", "table", "--name", "Tom", "--table", "4", "--event", "ev-typo"], "no event"),
     ],
 )
 def test_a_refused_token_leaves_no_token_tables_beside_the_store(
     db_path: Path, extra: list[str], reason: str
 ) -> None:
+    """A refused token made ``store.access.db`` all the same; a table referee's token for an
+    event the store does not hold (a typo) was made, and turned them away at their table."""
     new_game(db_path)
     before = stored(db_path.parent)
-    code, out, err = call(db_path, "token", "create", "--role", "head", *extra)
+    code, out, err = call(db_path, "token", "create", *extra)
     assert reason in one_line_refusal(code, out, err)
     assert stored(db_path.parent) == before  # no store.access.db
     for command in ("rotate", "revoke"):
