@@ -141,8 +141,10 @@ def test_the_head_runs_a_round_from_the_desk_once_per_key(
     for _ in range(2):
         sent = desk.send(**form, player="Ann", infraction="tardiness", penalty="", reason="late")
     said = desk.said(sent)
-    assert said.startswith("good: Ann: game-loss (penalty 1; the IPG suggests game-loss)"), said
-    assert "ended as a loss for Ann" in said  # it reached the match (EV-8.6)
+    assert said.startswith(
+        "good: Ann: game-loss (penalty 1; the IPG suggests game-loss, EV-8.4)"
+    ), said
+    assert "ended as a loss for Ann (EV-8.6)" in said  # it reached the match, the clause named
     with open_service(store) as svc:
         assert len(svc.event_state(event).penalties) == 1
     listed = desk.shown(sent)
@@ -506,7 +508,7 @@ def test_a_late_entry_is_registered_from_the_desk_once_per_key(
     said = desk.said(first)
     assert re.fullmatch(
         r"good: registered 1: Eve \(p5, player id [^)]+\); a late entry, paired from "
-        r"round 2 \(EV-2.3\)",
+        r"round 2 \(EV-2.3\), with a match loss for round 1 missed \(EV-2.9\)",
         said,
     ), said
     assert event_kinds(store, event).count("player-registered") == 5

@@ -1,0 +1,186 @@
+"""What a whole event walked at the desk met (docs/hall.md, The desk): the outcome lines
+and pages that still sent the organizer to paper or to a refusal. A late entry's missed
+rounds shown where their record counts them (EV-2.3, EV-2.9, EV-I.6); a correction after
+the next round was paired says that round's pairings stand and how to pair it again
+(EV-8.3, EV-5.12); once the last round has its results the desk offers the end, not a
+pairing, a late entry or a fix the service can only refuse (EV-6.3, EV-1.3, EV-2.3,
+EV-5.12, EV-5.13); a round already ended is not offered a start mark (EV-5.10); the clock
+page leads back to the desk."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from service.app import open_service
+from tests.web.conftest import Tokens, auth
+from tests.web.test_desk_page import Desk, _event
+
+
+def _rows(page: str) -> list[str]:
+    """The player's page's rounds table, one text line a row."""
+    found = re.search(r'id="my-rounds">(.*?)</table>', page, re.S)
+    assert found, page
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", found.group(1), re.S)
+    return [" ".join(html.unescape(re.sub(r"<[^>]+>", " ", r)).split()) for r in rows[1:]]
+
+
+def test_a_late_entrys_missed_rounds_are_listed_as_their_record_counts_them(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """A late entry registered during round 2 with match losses (EV-2.9) has a record of
+    0-2-0 before playing: their page lists rounds 1 and 2 as those losses, not an empty
+    table under the record; one without losses lists them as not played (EV-I.6). The
+    round being played is still "not paired" for them, and the API's history marks the
+    rows ``missed``."""
+    event = _event(store)
+    with open_service(store) as svc:
+        svc.event_pair(event)
+        svc.event_result(event, ["1=2-0-0", "2=2-1-0"])
+        svc.event_pair(event)
+    desk = Desk(client, tokens["head"], event)
+    form, _ = desk.form("register-form")
+    said = desk.said(desk.send(**form, names="Eve", late_as_losses="yes"))
+    assert said.endswith(
+        "paired from round 3 (EV-2.3), with a match loss for rounds 1-2 missed (EV-2.9)"
+    ), said
+    form, _ = desk.form("register-form")
+    said = desk.said(desk.send(**form, names="Fay"))
+    assert said.endswith("a late entry, paired from round 3 (EV-2.3)"), said  # no losses named
+
+    head = auth(tokens["head"])
+    eve = client.get(f"/events/{event}/players/Eve", headers=head).text
+    assert _rows(eve) == [
+        "1 – match loss: late entry (EV-2.9)",
+        "2 – match loss: late entry (EV-2.9)",
+    ]
+    assert "Not paired in round 2." in eve  # the missed row is not taken for this round's table
+    assert re.search(r"Record <b>0-2-0</b>", eve), eve
+    fay = client.get(f"/events/{event}/players/Fay", headers=head).text
+    assert _rows(fay) == [
+        "1 – not played: late entry (EV-I.6)",
+        "2 – not played: late entry (EV-I.6)",
+    ]
+    ann = client.get(f"/events/{event}/players/Ann", headers=head).text
+    assert all("late entry" not in row for row in _rows(ann))  # entered on time: nothing missed
+    line = client.get(f"/api/events/{event}/players/Eve", headers=head).json()
+    assert [(h["round"], h["missed"], h["table"]) for h in line["history"]] == [
+        (1, True, None),
+        (2, True, None),
+    ]
+    assert line["table"] is None  # round 2 is no table of hers
+
+
+def test_a_correction_after_the_next_round_was_paired_says_its_pairings_stand(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """EV-8.3: a round-1 result corrected while round 2 is played changes the standings,
+    not round 2's pairings; the desk's outcome says so, and, while round 2 is still open,
+    that re-pairing it (EV-5.12) pairs it from the corrected standings. Once round 2 has
+    every result the re-pairing is no longer offered (the service refuses it)."""
+    event = _event(store)
+    with open_service(store) as svc:
+        svc.event_pair(event)
+        svc.event_result(event, ["1=2-0-0", "2=2-1-0"])
+        svc.event_pair(event)
+        paired = svc.event_state(event).rounds[2]
+    desk = Desk(client, tokens["scorekeeper"], event)
+    form, _ = desk.form("correct-form")
+    sent = desk.send(**form, round="1", table="1", result="0-2-0", reason="slip swapped")
+    assert desk.said(sent) == (
+        "good: round 1 table 1 corrected to 0-2-0: slip swapped; the standings use it; "
+        "round 2, paired before it, keeps its pairings (EV-8.3); to pair round 2 again "
+        "from the corrected standings, re-pair it (EV-5.12)"
+    )
+    with open_service(store) as svc:
+        assert svc.event_state(event).rounds[2] == paired  # nothing re-paired by itself
+        svc.event_result(event, ["1=2-0-0", "2=2-0-0"])
+    form, _ = desk.form("correct-form")
+    sent = desk.send(**form, round="1", table="2", result="1-2-0", reason="one game more")
+    said = desk.said(sent)
+    assert said.endswith("round 2, paired before it, keeps its pairings (EV-8.3)"), said
+    form, _ = desk.form("correct-form")
+    sent = desk.send(**form, table="1", result="0-2-0", reason="the latest round's own")
+    assert desk.said(sent) == (  # round 2 itself: nothing paired after it
+        "good: round 2 table 1 corrected to 0-2-0: the latest round's own"
+    )
+
+
+def test_once_the_final_is_played_the_desk_offers_the_end_not_refusals(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """After the final's result the desk named the next pairing (refused, EV-6.3), a late
+    entry (refused, EV-2.3), re-pairing and undoing (refused, EV-5.12, EV-5.13) and the
+    start of a round already ended: it now says the bracket is finished and leads to the
+    end of the event; the standings no longer say the playoff is under way."""
+    with open_service(store) as svc:
+        event = svc.event_new("Cup", "prizmik", rounds=1, cut=2, seed=5).event_id
+        svc.event_register(event, ["Ann", "Ben", "Cal", "Dee"])
+        svc.event_pair(event)
+        svc.event_result(event, ["1=2-0-0", "2=2-1-0"])
+        svc.event_pair(event)  # the cut: the final
+    desk = Desk(client, tokens["head"], event)
+    _, page = desk.form("pair-form")
+    assert 'id="desk-fix"' in page  # the final is open: it may still be re-paired
+    assert 'id="desk-entries-closed"' in page  # the cut is made: no late entry (EV-2.3)
+    assert 'id="register-form"' not in page
+    with open_service(store) as svc:
+        svc.event_result(event, ["1=2-1-0"])
+        svc.event_round(event, "end")  # ended without a start mark
+    _, page = desk.form("end-form")
+    text = html.unescape(page)
+    assert "EV-6.3: the bracket is finished: the event can end" in text
+    assert 'href="#desk-end"' in page
+    for gone in ("pair-form", "pair-hand-form", "repair-form", "undo-form", "start-round-form"):
+        assert f'id="{gone}"' not in page, gone
+    assert "Standings · playoff played" in client.get(
+        f"/events/{event}/standings", headers=auth(tokens["head"])
+    ).text
+    form, _ = desk.form("end-form")
+    assert desk.said(desk.send(**form, reason="final played")) == "good: event ended"
+
+
+def test_after_the_last_swiss_round_without_a_cut_the_desk_leads_to_the_end(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """EV-1.3: the Swiss rounds played and no cut: the pairing button gives way to the
+    clause and the end; before anyone registers, the rounds-and-cut form says the rounds
+    follow the player count rather than "Now 0 Swiss rounds"."""
+    with open_service(store) as svc:
+        event = svc.event_new("Club", "prizmik", seed=5).event_id
+    desk = Desk(client, tokens["head"], event)
+    _, page = desk.form("change-form")
+    assert "Now 0 Swiss rounds" not in page
+    assert "Swiss rounds as the player count gives them" in page
+    with open_service(store) as svc:
+        svc.event_change(event, rounds=1, reason="one round tonight")
+        svc.event_register(event, ["Ann", "Ben"])
+        svc.event_pair(event)
+        svc.event_result(event, ["1=2-0-0"])
+    _, page = desk.form("end-form")
+    assert (
+        "EV-1.3: all 1 Swiss rounds have been played and there is no cut: end the event"
+        in html.unescape(page)
+    )
+    assert 'id="pair-form"' not in page
+    assert 'id="register-form"' in page  # a Swiss event without a cut still takes entries
+
+
+def test_the_clock_page_leads_the_head_back_to_the_desk(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """The desk's round marks do not start the round clock: the desk links the clock page,
+    and the clock page (the head's, with its buttons) links the desk back; a reader of the
+    shared clock page is not sent to a desk they may not open."""
+    event = _event(store)
+    with open_service(store) as svc:
+        svc.event_pair(event)
+    _, page = Desk(client, tokens["head"], event).form("start-round-form")
+    assert f'href="/events/{event}/clock" id="desk-clock"' in page
+    head = client.get(f"/events/{event}/clock", headers=auth(tokens["head"])).text
+    assert f'href="/events/{event}/desk" id="clock-desk"' in head
+    ann = client.get(f"/events/{event}/clock", headers=auth(tokens["ann"])).text
+    assert 'id="clock-desk"' not in ann
