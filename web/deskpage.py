@@ -29,6 +29,7 @@ result), sees those forms only; anyone else is refused the page (403).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
@@ -105,6 +106,7 @@ async def desk_page(
     shown = info.ended and bool(audit_asked) and _may(who, "audit")
     audit = await web.run(web.svc.event_audit_named, event) if shown else None
     entries: list[dict[str, Any]] = audit["entries"] if audit else []
+    latest = entries[-AUDIT_SHOWN:]
     said = await formkeys.said(web, who, said_key)
     entrants = sorted(state.players.values(), key=lambda p: p.order)
     settings = state.settings
@@ -132,7 +134,9 @@ async def desk_page(
             last_played=_last_played(info, board),
             latest_open=bool(current) and info.open_round == current,
             entries_closed=_entries_closed(info),
-            audit_lines=[_audit_line(e) for e in entries[-AUDIT_SHOWN:]],
+            audit_lines=[_audit_line(e) for e in latest if not _routine(e)],
+            audit_routine=[_audit_line(e) for e in latest if _routine(e)],
+            audit_latest=len(latest),
             audit_count=len(entries),
             names=[p.name for p in entrants],  # one datalist the player fields share
             dropped=sum(1 for p in entrants if p.dropped_after is not None),
@@ -178,6 +182,23 @@ def _entries_closed(info: EventInfo) -> str:
     if info.cut_seeds:
         return "EV-2.3: the Swiss rounds are over: the cut has been made"
     return ""
+
+
+_BY_ITS_SLIP = re.compile(r" was decided by its slip$")
+
+
+def _routine(entry: dict[str, Any]) -> bool:
+    """Whether an audit entry is the bookkeeping of every result: a table's open games
+    closed as void because its slip decided the match (one per table of a slip-only
+    event: 33 of the 41 entries of a 16-player event walked at the desk). The desk folds
+    them under one line so that the overrides, corrections and penalties the head reads
+    the audit for are not lost among them; the command line and the API list all."""
+    reason = entry.get("reason")
+    return (
+        entry.get("what") == "games voided"
+        and isinstance(reason, str)
+        and _BY_ITS_SLIP.search(reason) is not None
+    )
 
 
 def _audit_line(entry: dict[str, Any]) -> tuple[int, str, str]:
