@@ -320,6 +320,8 @@ def test_the_head_withdraws_a_penalty_from_the_list_with_a_reason(
     refused = desk.send(**form, reason="no")
     said = desk.said(refused)
     assert said.startswith("bad: EV-8.7: the match-loss of Ann counts in round 2 table"), said
+    # asked for as the desk's field takes it, not by a command line's flag
+    assert said.endswith("give the table's result without it, as W-L-D"), said
     form, _ = desk.form("withdraw-form-3", refused.headers["location"])
     sent = desk.send(**form, reason="no", result="1-1-1")
     said = desk.said(sent)
