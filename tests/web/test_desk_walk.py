@@ -133,6 +133,8 @@ def test_once_the_final_is_played_the_desk_offers_the_end_not_refusals(
     _, page = desk.form("end-form")
     text = html.unescape(page)
     assert "EV-6.3: the bracket is finished: the event can end" in text
+    assert "<h2>The last round is played</h2>" in page
+    assert "Pair the next round" not in page
     assert 'href="#desk-end"' in page
     for gone in ("pair-form", "pair-hand-form", "repair-form", "undo-form", "start-round-form"):
         assert f'id="{gone}"' not in page, gone
@@ -217,3 +219,19 @@ def test_the_ended_desks_audit_folds_the_bookkeeping_of_each_slip(
     assert "and 2 tables whose open games were closed as void" in folded
     assert folded.count("was decided by its slip") == 2
     assert f"({len(everything)} in all)" in page  # the count is of every entry, folded too
+
+
+def test_the_slips_command_line_is_the_staffs_not_a_players(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """Each slip named the command a scorekeeper types (``referee event result E 1=W-L-D``);
+    a player reading the slips page, who reports from their own page and has no command
+    line on the event's store, was shown it too. It is the staff's alone now."""
+    event = _event(store)
+    with open_service(store) as svc:
+        svc.event_pair(event)
+    command = f"referee event result {event} 1=W-L-D"
+    for role, shown in (("scorekeeper", True), ("head", True), ("ann", False)):
+        page = client.get(f"/events/{event}/slips", headers=auth(tokens[role])).text
+        assert "round 1 · table 1" in html.unescape(page), role  # the slip itself is shown
+        assert (command in page) == shown, role
