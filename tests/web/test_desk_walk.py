@@ -235,3 +235,22 @@ def test_the_slips_command_line_is_the_staffs_not_a_players(
         page = client.get(f"/events/{event}/slips", headers=auth(tokens[role])).text
         assert "round 1 · table 1" in html.unescape(page), role  # the slip itself is shown
         assert (command in page) == shown, role
+
+
+def test_a_pairing_typed_by_hand_is_refused_naming_each_problem(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """EV-5.11, EV-2.1: a pairing typed on the desk with a name that is no player and a
+    player twice was refused with the first problem "(and 1 more)": the head put it right
+    and was refused again for the other. Each problem is named at once, the text kept."""
+    event = _event(store)
+    desk = Desk(client, tokens["head"], event)
+    form, _ = desk.form("pair-hand-form")
+    typed = "Ann v Ben\nCal v Zed\nDee v Ann"
+    refused = desk.send(**form, tables=typed, reason="feature match")
+    said = desk.said(refused)
+    assert said.startswith("bad: EV-2.1: 'Zed' is not a registered player; also EV-5.11: "), said
+    assert "more)" not in said
+    assert "Ann" in said.split("also EV-5.11: ")[1], said  # the player given twice, named
+    kept = desk.shown(refused).split('id="pair-hand-form"')[1].split("</form>")[0]
+    assert f">{typed}</textarea>" in kept
