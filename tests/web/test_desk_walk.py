@@ -16,7 +16,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from service.app import open_service
-from tests.web.conftest import Tokens, auth
+from tests.web.conftest import Tokens, auth, table_token
 from tests.web.test_desk_page import Desk, _event
 
 
@@ -254,3 +254,20 @@ def test_a_pairing_typed_by_hand_is_refused_naming_each_problem(
     assert "Ann" in said.split("also EV-5.11: ")[1], said  # the player given twice, named
     kept = desk.shown(refused).split('id="pair-hand-form"')[1].split("</form>")[0]
     assert f">{typed}</textarea>" in kept
+
+
+def test_a_judge_call_in_the_queue_leads_the_head_to_the_desks_penalty(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """A call answered with a penalty (EV-8.6): the queue's call offered claim, escalate and
+    resolve, and the head went looking for the desk. The head's call now links the desk's
+    penalty form; a table referee, who gives no event penalty, is not offered it."""
+    event = _event(store)
+    with open_service(store) as svc:
+        svc.event_pair(event)
+        svc.event_call(event, 1, by="Hera", reason="a card drawn too many")
+    head = client.get("/queue", headers=auth(tokens["head"])).text
+    assert f'href="/events/{event}/desk#desk-penalty" class="call-penalty"' in head
+    tom = client.get("/queue", headers=auth(table_token(store, event, "1"))).text
+    assert "a card drawn too many" in tom  # the call is theirs to answer
+    assert "call-penalty" not in tom
