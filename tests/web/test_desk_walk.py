@@ -261,13 +261,16 @@ def test_a_judge_call_in_the_queue_leads_the_head_to_the_desks_penalty(
 ) -> None:
     """A call answered with a penalty (EV-8.6): the queue's call offered claim, escalate and
     resolve, and the head went looking for the desk. The head's call now links the desk's
-    penalty form; a table referee, who gives no event penalty, is not offered it."""
+    penalty form; a table referee, who gives no event penalty, is not offered it, and
+    escalates (to the head, EV-10.5), which the head is no longer offered."""
     event = _event(store)
     with open_service(store) as svc:
         svc.event_pair(event)
         svc.event_call(event, 1, by="Hera", reason="a card drawn too many")
     head = client.get("/queue", headers=auth(tokens["head"])).text
     assert f'href="/events/{event}/desk#desk-penalty" class="call-penalty"' in head
+    assert "/escalate" not in head  # escalating is to the head referee: not theirs to press
     tom = client.get("/queue", headers=auth(table_token(store, event, "1"))).text
     assert "a card drawn too many" in tom  # the call is theirs to answer
     assert "call-penalty" not in tom
+    assert f"/queue/calls/{event}/1/escalate" in tom
