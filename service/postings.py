@@ -786,6 +786,9 @@ class Posted(msgspec.Struct, kw_only=True):
     current: bool = True
     final_order: bool = False  # the rows are the posting's Swiss rows, listed in final order
     public_key: PublicKey | None = None  # the key that signed its checkpoint, as published
+    seed: int | None = None
+    """Round 1's pairings: the seed of the draw the posting carries (EV-5.6), shown on the
+    sheet so that a player can redo the draw by hand, not only a file's reader."""
 
 
 def swiss_rows_of(shown: Sequence[dict[str, Any]], body: Sequence[dict[str, Any]]) -> bool:
