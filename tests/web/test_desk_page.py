@@ -384,7 +384,7 @@ def test_the_head_pairs_and_re_pairs_by_hand_with_a_reason(
     form, _ = desk.form("pair-hand-form", refused.headers["location"])
     refused = desk.send(**form, tables="Ann v Ben\nCal v Dot", reason="travel")
     assert desk.said(refused) == (
-        "bad: EV-2.1: 'Dot' is not a registered player (and 1 more)"  # Dee: not paired
+        "bad: EV-2.1: 'Dot' is not a registered player; also EV-5.11: not paired: Dee"
     )
     assert "round-paired" not in event_kinds(store, event)
     form, _ = desk.form("pair-hand-form", refused.headers["location"])
