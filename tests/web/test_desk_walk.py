@@ -274,3 +274,21 @@ def test_a_judge_call_in_the_queue_leads_the_head_to_the_desks_penalty(
     assert "a card drawn too many" in tom  # the call is theirs to answer
     assert "call-penalty" not in tom
     assert f"/queue/calls/{event}/1/escalate" in tom
+
+
+def test_the_queue_says_a_table_was_created_without_its_rule_variants(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """Each table still playing was listed with "last: created prizmik (prizmik/1) red=...,
+    blue=... [setup_files=ceg, fleet_capturable=yes, ...]", a Gammasphere table with
+    fourteen variants: on the head's phone, a paragraph a table. The queue says who sit;
+    the variants stay on the table page and in the log."""
+    event = _event(store)
+    with open_service(store) as svc:
+        svc.event_pair(event)
+        playing = [i for i in svc.queue().info if i.tournament == event]
+    assert playing
+    for item in playing:
+        assert re.fullmatch(r"created prizmik \(prizmik/\d+\) red=\w+, blue=\w+", item.last), item
+    head = client.get("/queue", headers=auth(tokens["head"])).text
+    assert "setup_files=" not in head
