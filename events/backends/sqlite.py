@@ -102,8 +102,8 @@ class SQLiteBackend:
             # error ends the write anyway (all or nothing). With the default (ABORT) SQLite
             # must undo a failed statement alone, so it journals every page a statement of
             # 100 rows changes until it ends, past 64 KB in a temporary file: a pairing's
-            # 10,001 rows wrote some 24 MB there in 12,000 system calls (30 ms of system
-            # time at 10,000 players)
+            # 10,001 rows wrote some 24 MB there in 12,000 system calls (the insert alone:
+            # system time median 11 ms, 1 ms without; BENCHMARKS.md, sixteenth pass)
             rolling = f"INSERT OR ROLLBACK INTO {head.removeprefix('INSERT INTO ')}"
             many = f"{rolling} VALUES {','.join([group.strip()] * ROWS_A_STATEMENT)}"
             flat: list[Any] = list(chain.from_iterable(rows[:whole]))
@@ -129,8 +129,9 @@ class SQLiteBackend:
         checkpoint (``wal_autocheckpoint`` off for its commit alone, then as it was): the
         commit is durable once its log is (synchronous FULL), and copying the log into the
         database is upkeep, which a thread of its own does meanwhile (``Checkpoints``;
-        ``settle`` waits for it). A pairing of 10,000 players wrote some 3,000 pages there
-        and waited for the file's sync, 30-40 ms, before folding and keeping its snapshot."""
+        ``settle`` waits for it). A pairing of 10,000 players commits some 3,000 pages, and
+        waited for their copy and the database file's sync before folding and keeping its
+        snapshot."""
         behind = len(rows) >= ROWS_A_STATEMENT and not self.datastore.pool.is_sqlite_memory_mode
         with self.datastore.get_connection(commit=True) as conn:
             auto = 0
