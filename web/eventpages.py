@@ -570,6 +570,10 @@ TITLE_SLOT: Final = f"<!--title-{secrets.token_hex(12)}-->"
 REGION_SLOT: Final = f"<!--region-{secrets.token_hex(12)}-->"
 RANK_SLOT: Final = f"<!--rank-{secrets.token_hex(12)}-->"
 KEY_SLOT: Final = f"<!--idem-{secrets.token_hex(12)}-->"
+NO_RANK: Final = "–"
+"""A player's rank on their page before they have played a round: their figures are of
+nothing (EV-I.3: the standings leave them blank) and so is a rank ordered by the floors
+alone (registration order, the draw), which read as a place in the event."""
 
 
 async def player_frame(web: Web, event_id: str, version: int) -> tuple[Piece, ...]:
@@ -616,6 +620,8 @@ def player_pieces(
     cache = cache_of(web)
     title = cache.piece(("text", me.player), lambda: str(escape(me.player)))
     rank = me.standing.get("rank") if me.standing else None
+    if me.standing and me.standing.get("mw") is None:
+        rank = NO_RANK  # no round played yet: a rank of nothing (EV-I.3's blank)
     unranked = (
         msgspec.structs.replace(me, standing={**me.standing, "rank": None}) if me.standing else me
     )
