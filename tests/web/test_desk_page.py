@@ -389,7 +389,8 @@ def test_the_head_pairs_and_re_pairs_by_hand_with_a_reason(
     desk: Desk, client: TestClient[Litestar], tokens: Tokens, store: str
 ) -> None:
     """EV-5.11: a round paired by hand, one table a line, needs its reason and every active
-    player once; EV-5.12: the open round re-paired by hand before its first result."""
+    player once, and the audit names who paired it; EV-5.12: the open round re-paired by
+    hand before its first result."""
     event = desk.event
     form, page = desk.form("pair-hand-form")
     refused = desk.send(**form, tables="Ann v Ben\nbye Cal\nbye Dee")
@@ -412,6 +413,9 @@ def test_the_head_pairs_and_re_pairs_by_hand_with_a_reason(
         state = svc.event_state(event)
         named = [[state.players[p].name for p in x.players] for x in state.rounds[1].pairings]
     assert named == [["Ann", "Cal"], ["Ben"], ["Dee"]]
+    with open_service(store) as svc:  # the audit names who paired by hand (the walk's (c))
+        [paired] = [e for e in svc.event_audit(event)["entries"] if e["what"] == "manual pairing"]
+    assert (paired["reason"], paired["by"]) == ("travel byes", "Hera")
 
     form, _ = desk.form("repair-hand-form")
     sent = desk.send(**form, tables="Ann v Ben\nCal v Dee", reason="Ben and Dee arrived")
