@@ -3,15 +3,15 @@ page (``/events/ID/me/...``), anyone at a game's table page calls a judge to it
 (``/games/ID/call``), and referees claim, escalate and resolve calls from ``/queue``.
 
 Each form posts, the service decides (``service.calls``, with the request's principal),
-and the answer is a redirect to the page (post/redirect/get: a reload asks the page again);
-a refusal is a short page naming the clause (status 400 or 403), nothing stored. Like every
-page form, each carries an idempotency key made when its page was rendered
-(``web.formkeys``): the same post sent again (a reload of the post, a double click, the back
-button's copy) is carried out once and redirected as the first was. A refused post leaves its
-key free (nothing was stored), so the form corrected and sent again from the same page is
-carried out. The pages
-themselves read the hall through the event's board and the queue, so the forms work the same
-with JavaScript off.
+and the answer is a redirect (post/redirect/get: a reload asks the page again): to the page
+when carried out, and to the form's own address with ``?said=KEY`` when refused, whose page
+names the clause and draws the form again as typed (nothing stored). Like every page form,
+each carries an idempotency key made when its page was rendered (``web.formkeys``): the same
+post sent again (a reload of the post, a double click, the back button's copy) is carried
+out once and redirected as the first was. A refused post leaves its key free (nothing was
+stored; the refusal is kept under a key of its own), so the form corrected and sent again
+from the same page is carried out. The pages themselves read the hall through the event's
+board and the queue, so the forms work the same with JavaScript off.
 """
 
 from __future__ import annotations

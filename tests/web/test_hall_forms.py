@@ -216,8 +216,9 @@ def test_a_refused_hall_form_comes_back_with_what_was_typed(
     client: TestClient[Litestar], tokens: Tokens, store: str
 ) -> None:
     """EV-3.1, forms safe to reload: Ann's report that is no result is refused on a page of
-    its own (after a redirect: a reload is a read), which draws the form again with what she typed (the table hidden, a fresh key),
-    so she corrects it there instead of typing it again from an empty form."""
+    its own (after a redirect: a reload is a read), which draws the form again with what
+    she typed (the table hidden, a fresh key), so she corrects it there instead of typing
+    it again from an empty form."""
     event = make_event(store)
     ann = tokens["ann"]
     [key] = _keys(client, ann, f"/events/{event}/players/Ann", "report-form")
