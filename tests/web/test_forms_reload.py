@@ -32,6 +32,9 @@ from tests.web.test_calls_api import make_event
 
 SAME_SITE = {"Sec-Fetch-Site": "same-origin"}
 
+LONG = "x" * 201
+"""A reason past the API's bound of 200 characters (422)."""
+
 
 class Case(NamedTuple):
     """One form: who sends it, where, a form carried out and one refused (``None``: see
@@ -52,37 +55,22 @@ def _game(store: str, event: str) -> str:
         return str(svc.event_pairings(event)[0].games[0])
 
 
-def _clock(client: TestClient[Litestar], tokens: Tokens, store: str) -> Case:
-    event = make_event(store)
-    return Case(
-        tokens["head"],
-        f"/events/{event}/clock/do",
-        {"action": "start"},
-        {"action": "resume"},  # not paused: EV-9.2
-        ("EV-9.2",),
-    )
+def _on_event(
+    who: str,
+    path: str,
+    done: dict[str, str],
+    refused: dict[str, str],
+    shown: tuple[str, ...],
+) -> Setup:
+    """A form of a fresh event (round 1 paired: Ann v Ben at table 1), sent by ``who``'s
+    token to ``path`` with the event's id for ``{event}`` and table 1's game for ``{game}``."""
 
+    def setup(client: TestClient[Litestar], tokens: Tokens, store: str) -> Case:
+        event = make_event(store)
+        game = _game(store, event) if "{game}" in path else ""
+        return Case(tokens[who], path.format(event=event, game=game), done, refused, shown)
 
-def _slips(client: TestClient[Litestar], tokens: Tokens, store: str) -> Case:
-    event = make_event(store)
-    return Case(
-        tokens["head"],
-        f"/events/{event}/slips/do",
-        {"table": "1", "result": "2-0-0"},
-        {"table": "1", "result": "2-two"},
-        ("EV-3.1", 'value="2-two"'),
-    )
-
-
-def _desk(client: TestClient[Litestar], tokens: Tokens, store: str) -> Case:
-    event = make_event(store)
-    return Case(
-        tokens["head"],
-        f"/events/{event}/desk/do",
-        {"action": "drop", "player": "Ben", "reason": "left"},
-        {"action": "drop", "player": "Nobody", "reason": "left"},
-        ("EV-2.1", 'value="Nobody"'),
-    )
+    return setup
 
 
 def _new_game(client: TestClient[Litestar], tokens: Tokens, store: str) -> Case:
@@ -109,18 +97,6 @@ def _logout(client: TestClient[Litestar], tokens: Tokens, store: str) -> Case:
     return Case(tokens["head"], "/logout", {}, None, ())
 
 
-def _table_form(client: TestClient[Litestar], tokens: Tokens, store: str) -> Case:
-    event = make_event(store)
-    game = _game(store, event)
-    return Case(
-        tokens["head"],
-        f"/games/{game}/do/end",
-        {"how": "agreement", "reason": "agreed a draw"},
-        {"how": "a coin", "reason": "tossed"},
-        ("resignation or agreement", "tossed"),
-    )
-
-
 def _verify(client: TestClient[Litestar], tokens: Tokens, store: str) -> Case:
     event = make_event(store)
     key = Path(store).parent / "seal.pem"
@@ -138,28 +114,6 @@ def _verify(client: TestClient[Litestar], tokens: Tokens, store: str) -> Case:
     )
 
 
-def _my_call(client: TestClient[Litestar], tokens: Tokens, store: str) -> Case:
-    event = make_event(store)
-    return Case(
-        tokens["ann"],
-        f"/events/{event}/me/call",
-        {"table": "1", "reason": "a ruling"},
-        {"table": "1", "reason": "x" * 201},  # past the API's bound: 422
-        ("at most 200 are taken", 'value="' + "x" * 201 + '"'),
-    )
-
-
-def _my_report(client: TestClient[Litestar], tokens: Tokens, store: str) -> Case:
-    event = make_event(store)
-    return Case(
-        tokens["ann"],
-        f"/events/{event}/me/report",
-        {"table": "1", "result": "2-1-0"},
-        {"table": "1", "result": "two-one"},
-        ("EV-3.1", 'value="two-one"'),
-    )
-
-
 def _my_answer(client: TestClient[Litestar], tokens: Tokens, store: str) -> Case:
     event = make_event(store)
     sent = client.post(
@@ -173,20 +127,8 @@ def _my_answer(client: TestClient[Litestar], tokens: Tokens, store: str) -> Case
         tokens["ben"],
         f"/events/{event}/me/reports/1/dispute",
         {"reason": "I won"},
-        {"reason": "x" * 201},
+        {"reason": LONG},
         ("at most 200 are taken",),
-    )
-
-
-def _game_call(client: TestClient[Litestar], tokens: Tokens, store: str) -> Case:
-    event = make_event(store)
-    game = _game(store, event)
-    return Case(
-        tokens["ann"],
-        f"/games/{game}/call",
-        {"reason": "a ruling"},
-        {"reason": "y" * 201},
-        ("at most 200 are taken", 'value="' + "y" * 201 + '"'),
     )
 
 
@@ -199,24 +141,66 @@ def _queue_step(client: TestClient[Litestar], tokens: Tokens, store: str) -> Cas
         tom,
         f"/queue/calls/{event}/1/claim",
         {"back": "/queue"},
-        {"back": "/queue", "reason": "z" * 201},
+        {"back": "/queue", "reason": LONG},
         ("at most 200 are taken",),
     )
 
 
 FORMS: dict[str, Setup] = {
-    "/events/{event_id:str}/clock/do": _clock,
-    "/events/{event_id:str}/slips/do": _slips,
-    "/events/{event_id:str}/desk/do": _desk,
+    "/events/{event_id:str}/clock/do": _on_event(
+        "head",
+        "/events/{event}/clock/do",
+        {"action": "start"},
+        {"action": "resume"},  # not paused: EV-9.2
+        ("EV-9.2",),
+    ),
+    "/events/{event_id:str}/slips/do": _on_event(
+        "head",
+        "/events/{event}/slips/do",
+        {"table": "1", "result": "2-0-0"},
+        {"table": "1", "result": "2-two"},
+        ("EV-3.1", 'value="2-two"'),
+    ),
+    "/events/{event_id:str}/desk/do": _on_event(
+        "head",
+        "/events/{event}/desk/do",
+        {"action": "drop", "player": "Ben", "reason": "left"},
+        {"action": "drop", "player": "Nobody", "reason": "left"},
+        ("EV-2.1", 'value="Nobody"'),
+    ),
     "/games/new": _new_game,
     "/login": _login,
     "/logout": _logout,
-    "/games/{game_id:str}/do/{action:str}": _table_form,
+    "/games/{game_id:str}/do/{action:str}": _on_event(
+        "head",
+        "/games/{game}/do/end",
+        {"how": "agreement", "reason": "agreed a draw"},
+        {"how": "a coin", "reason": "tossed"},
+        ("resignation or agreement", "tossed"),
+    ),
     "/events/{event_id:str}/verify": _verify,
-    "/events/{event_id:str}/me/call": _my_call,
-    "/events/{event_id:str}/me/report": _my_report,
+    "/events/{event_id:str}/me/call": _on_event(
+        "ann",
+        "/events/{event}/me/call",
+        {"table": "1", "reason": "a ruling"},
+        {"table": "1", "reason": LONG},
+        ("at most 200 are taken", f'value="{LONG}"'),
+    ),
+    "/events/{event_id:str}/me/report": _on_event(
+        "ann",
+        "/events/{event}/me/report",
+        {"table": "1", "result": "2-1-0"},
+        {"table": "1", "result": "two-one"},
+        ("EV-3.1", 'value="two-one"'),
+    ),
     "/events/{event_id:str}/me/reports/{report:int}/{answer:str}": _my_answer,
-    "/games/{game_id:str}/call": _game_call,
+    "/games/{game_id:str}/call": _on_event(
+        "ann",
+        "/games/{game}/call",
+        {"reason": "a ruling"},
+        {"reason": LONG},
+        ("at most 200 are taken", f'value="{LONG}"'),
+    ),
     "/queue/calls/{event_id:str}/{call:int}/{step:str}": _queue_step,
 }
 """Each HTML form's route and how to send it, carried out and refused."""
