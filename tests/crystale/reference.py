@@ -41,7 +41,9 @@ the whole board (CR-I.34). Free-text effects are rulings: the model only pays fo
 
 Hidden zones are what the referee knows: a hand is a count plus known crystals; whether
 an unseen crystal may be named is read from the engine's pool knowledge (bookkeeping
-of who saw what, not a rule of play), passed in as ``unaccounted``.
+of who saw what, not a rule of play), passed in as ``unaccounted``. A pool refilled by a
+reshuffle holds just what left the Higher Plane, in view of everyone, until a pull nobody
+saw: a crystal named out of it meanwhile is one of those (CR-12.4).
 """
 
 from __future__ import annotations
@@ -153,6 +155,9 @@ class RSide:
     slots_used: int
     summoned: bool
     sacrificed: bool
+    pool_known: Counter[str] = field(default_factory=Counter)
+    """What the pool is known to hold: the Higher Plane shuffled into it, until an unseen
+    pull (CR-12.4)."""
 
 
 @dataclass
@@ -205,6 +210,7 @@ def from_engine(state: CrystaleState) -> RState:
             s.slots_used,
             s.summoned,
             s.sacrificed,
+            Counter(s.pool.known.as_dict()),
         )
         for s in state.sides
     ]
@@ -248,6 +254,7 @@ def public(s: RState) -> dict[str, Any]:
                 d.slots_used,
                 d.summoned,
                 d.sacrificed,
+                dict(+d.pool_known),
             )
             for d in s.sides
         ],
@@ -332,7 +339,22 @@ class Reference:
         return unseen > 0 and self.fits(seat, name)
 
     def may_name_from_pool(self, s: RState, seat: int, name: str) -> bool:
-        return s.sides[seat].pool > 0 and self.fits(seat, name)
+        side = s.sides[seat]
+        if side.pool_known[name] > 0:
+            return True
+        unknown = side.pool - sum(side.pool_known.values())
+        return unknown > 0 and self.fits(seat, name)
+
+    def _out_of_pool(self, side: RSide, name: str | None) -> None:
+        """One crystal leaves the pool for the hand, named or unseen (CR-12.4)."""
+        side.pool -= 1
+        side.hand += 1
+        if name is None:
+            side.pool_known = Counter()
+            return
+        side.known[name] += 1
+        if side.pool_known[name]:
+            side.pool_known[name] -= 1
 
     def to_act(self, s: RState) -> set[int]:
         if s.winner is not None:
@@ -704,10 +726,7 @@ class Reference:
             self._start_done(s)
             return s
         if isinstance(a, m.Pull):
-            side.pool -= 1
-            side.hand += 1
-            if a.crystal is not None:
-                side.known[self.crystals[a.crystal].name] += 1
+            self._out_of_pool(side, None if a.crystal is None else self.crystals[a.crystal].name)
             self._gain(side, side.recharge)
             for uid in sorted(s.units):
                 u = s.units.get(uid)
@@ -720,6 +739,7 @@ class Reference:
         elif isinstance(a, m.Reshuffle):
             self._spend(side, 50)
             side.pool += sum(side.plane.values())
+            side.pool_known = Counter(side.plane)  # the pool was empty (CR-12.4)
             side.plane = Counter()
             self._hit(s, seat)
         elif isinstance(a, m.Summon):
@@ -787,9 +807,7 @@ class Reference:
                 if s.phase == "promotion":
                     s.promoted.append(a.unit)
             elif isinstance(a, m.SlotServant):
-                side.pool -= 1
-                side.hand += 1
-                side.known[self.crystals[a.crystal].name] += 1
+                self._out_of_pool(side, self.crystals[a.crystal].name)
             else:
                 self._gain(side, side.recharge)
         elif isinstance(a, m.End):
