@@ -33,7 +33,7 @@ one hit per attack with ATK above 0 and per damage effect (CR-I.4); bonus MP ove
 Mana Pool spent first and never refilled (CR-I.6); Summoners start full (CR-I.7); moving
 then attacking allowed (CR-I.8); the defender chooses to counterattack (CR-I.9), at any
 distance, since the texts ask only a Servant with HP left (CR-I.28), as often as it
-survives (CR-I.29);
+survives (CR-I.29); every Servant attacks once a turn (CR-I.26);
 one summon-or-sacrifice (CR-I.27); slots used in the Main phase (CR-I.31), each count
 earns once (CR-I.17); a spent spell goes to the Higher Plane (CR-I.14); the pull carries
 out the Recharge phase (CR-I.23); empty pool and plane forfeits (CR-I.22); effects reach
@@ -70,6 +70,7 @@ SUPPORTED = {
     "counter_fatigue": ("again", "once"),
     "summon_sacrifice": ("either", "each"),
     "zero_strike": ("no_hit", "hit"),
+    "attacks": ("each", "one"),
 }
 """Variants the model knows (the first of each is the default)."""
 
@@ -156,6 +157,8 @@ class RSide:
     summoned: bool
     sacrificed: bool
     pool_known: Counter[str] = field(default_factory=Counter)
+    attacked: bool = False
+    """Whether the side made an attack this turn (what ``attacks=one`` limits, CR-I.26)."""
     """What the pool is known to hold: the Higher Plane shuffled into it, until an unseen
     pull (CR-12.4)."""
 
@@ -211,6 +214,7 @@ def from_engine(state: CrystaleState) -> RState:
             s.summoned,
             s.sacrificed,
             Counter(s.pool.known.as_dict()),
+            s.attacked,
         )
         for s in state.sides
     ]
@@ -476,6 +480,8 @@ class Reference:
                 return False
             if u.moved and v["attack_after_move"] == "no":
                 return False
+            if side.attacked and v["attacks"] == "one":
+                return False
             return t.seat != seat and hex_distance(u.tile, t.tile) <= self.reach(u)
         if isinstance(a, m.Cast):
             c = self.crystals.get(a.crystal)
@@ -686,7 +692,7 @@ class Reference:
         for u in s.units.values():
             u.moved = u.fatigued = u.used_effect = False
         side = s.sides[s.active]
-        side.summoned = side.sacrificed = False
+        side.summoned = side.sacrificed = side.attacked = False
         if side.pool == 0 and (side.mp < 50 or sum(side.plane.values()) == 0):
             s.winner = 1 - s.active
 
@@ -762,6 +768,7 @@ class Reference:
         elif isinstance(a, m.Attack):
             me, them = s.units[a.unit], s.units[a.target]
             me.fatigued = True
+            side.attacked = v["attacks"] == "one"
             self._strike(s, me, them)
             alive = a.target in s.units and not them.summoner and s.winner is None
             reaches = v["counter_range"] == "any" or hex_distance(them.tile, me.tile) <= self.reach(

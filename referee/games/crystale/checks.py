@@ -73,6 +73,7 @@ REACHED = "CR-12.2"
 NAMED = "CR-12.3"
 MULLIGAN = "CR-I.5"
 MOVE_THEN_ATTACK = "CR-I.8"
+ONE_ATTACK = "CR-I.26"
 SLOT_PHASE = "CR-I.31"
 ONE_PROMOTION = "CR-I.19"
 SEALED_SUMMONER = "CR-I.24"
@@ -532,6 +533,11 @@ def _check_attack(state: CrystaleState, action: model.Attack, seat: int) -> Verd
     if unit.attacked:
         return Verdict.illegal(
             FATIGUE, f"{_unit_label(unit)} already attacked this turn and is fatigued"
+        )
+    if state.sides[seat].attacked:
+        return Verdict.illegal(
+            ONE_ATTACK,
+            f"{_who(seat)} already attacked this turn; this table rules one attack a turn",
         )
     if unit.moved and state.table.attack_after_move == "no":
         return Verdict.illegal(

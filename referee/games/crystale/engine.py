@@ -287,6 +287,8 @@ def _strike_back(state: CrystaleState, defender: Unit, attacker: Unit) -> Crysta
 def _apply_attack(state: CrystaleState, action: model.Attack, seat: int) -> CrystaleState:
     attacker = replace(state.units[action.unit], attacked=True)
     state = with_unit(state, attacker)
+    if state.table.attacks == "one":  # CR-I.26: the side's one attack of the turn
+        state = with_side(state, seat, replace(state.sides[seat], attacked=True))
     state = _strike(state, attacker, state.units[action.target])
     defender = state.units.get(action.target)
     if defender is None or defender.summoner or state.result is not None:
@@ -371,7 +373,7 @@ def _begin_turn(state: CrystaleState) -> CrystaleState:
     state = with_side(
         replace(state, units=units, promoted=(), counter=None),
         seat,
-        replace(side, summoned=False, sacrificed=False),
+        replace(side, summoned=False, sacrificed=False, attacked=False),
     )
     if side.pool.count == 0 and (side.mp < RESHUFFLE_MP or side.plane.total == 0):
         why = (
