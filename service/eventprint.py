@@ -450,14 +450,15 @@ def audit_named(svc: Tournaments, event_id: str) -> dict[str, Any]:
     for number, topic, stored in svc.store.rows(event_id.strip()):
         fact = to_fact(decode(topic, stored))
         if isinstance(fact, f.PlayerRegistered) and fact.player.entry_round > 1:
-            entries.append(
-                {
-                    "event": number,
-                    "what": "late entry",
-                    "player": names.get(fact.player.id, fact.player.name),
-                    "round": fact.player.entry_round,
-                }
-            )
+            late: dict[str, Any] = {
+                "event": number,
+                "what": "late entry",
+                "player": names.get(fact.player.id, fact.player.name),
+                "round": fact.player.entry_round,
+            }
+            if fact.player.late_as_losses is True:  # what the standings count (EV-2.9)
+                late["match_losses"] = fact.player.entry_round - 1
+            entries.append(late)
     entries.sort(key=lambda e: int(e["event"]))
     return {**data, "entries": entries}
 

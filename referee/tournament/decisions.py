@@ -724,6 +724,10 @@ def _pair_bracket(state: Tournament, number: int, kind: RoundKind) -> tuple[Fact
     return (RoundPaired(round=following),)
 
 
+MANUAL_NAMED = 4
+"""A refused manual pairing names its first problem and this many more; past them, a count."""
+
+
 def _manual_round(state: Tournament, number: int, spec: dict[str, Any]) -> Any:
     settings = _event(state)
     kind: RoundKind
@@ -737,8 +741,12 @@ def _manual_round(state: Tournament, number: int, spec: dict[str, Any]) -> Any:
     met, byes = state.history()
     check = check_manual(number, kind, spec, state.active(number), state.players, met, byes)
     if check.round is None:
-        first = check.violations[0]
-        more = f" (and {len(check.violations) - 1} more)" if len(check.violations) > 1 else ""
+        # every problem named, a few at most: a pairing typed on a phone is put right at once
+        # rather than one refusal after another ("and 1 more" hid which)
+        first, *rest = check.violations
+        more = "".join(f"; also {v.clause}: {v.reason}" for v in rest[:MANUAL_NAMED])
+        if len(rest) > MANUAL_NAMED:
+            more += f" (and {len(rest) - MANUAL_NAMED} more)"
         raise Refusal(first.clause, first.reason + more)
     return check
 
