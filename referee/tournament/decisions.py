@@ -21,7 +21,7 @@ from referee.tournament.brackets import (
     round_robin_round,
     seed_bracket,
 )
-from referee.tournament.errors import Refusal
+from referee.tournament.errors import Refusal, unpaired
 from referee.tournament.facts import (
     ByeAwarded,
     ClockAction,
@@ -314,7 +314,7 @@ def _slip(state: Tournament, number: int, table: int, text: str) -> Score | Plac
     settings = _event(state)
     rnd = state.rounds.get(number)
     if rnd is None:
-        raise Refusal("EV-3.5", f"round {number} has not been paired")
+        raise Refusal("EV-3.5", unpaired(number))
     pairing = rnd.table(table)
     if pairing is None:
         raise Refusal("EV-3.5", f"round {number} has no table {table}")
@@ -388,7 +388,7 @@ def _start_round(state: Tournament, command: StartRound) -> tuple[Fact, ...]:
     _open_event(state)
     number = command.round
     if number not in state.rounds:
-        raise Refusal("EV-5.10", f"round {number} has not been paired")
+        raise Refusal("EV-5.10", unpaired(number))
     if number in state.started:
         raise Refusal("EV-5.10", f"round {number} has already started")
     return (RoundStarted(round=number, by=command.by or msgspec.UNSET),)
@@ -398,7 +398,7 @@ def _end_round(state: Tournament, command: EndRound) -> tuple[Fact, ...]:
     _open_event(state)
     number = command.round
     if number not in state.rounds:
-        raise Refusal("EV-5.10", f"round {number} has not been paired")
+        raise Refusal("EV-5.10", unpaired(number))
     if state.open_round() == number:
         raise Refusal("EV-5.10", f"round {number} still has tables without a result")
     if number in state.ended_rounds:
@@ -794,7 +794,7 @@ def _table(state: Tournament, number: int, table: int) -> Any:
     current = state.tables.get((number, table))
     if current is None:
         if number not in state.rounds:
-            raise Refusal("EV-3.5", f"round {number} has not been paired")
+            raise Refusal("EV-3.5", unpaired(number))
         raise Refusal("EV-3.5", f"round {number} has no table {table}")
     return current
 
