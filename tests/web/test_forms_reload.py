@@ -315,6 +315,9 @@ def test_a_refused_players_report_reloaded_is_a_read_and_the_corrected_form_is_c
         assert "EV-3.1" in shown
         assert 'value="two-one"' in shown
     assert _stored(store) == before
+    # the form's address read without a refusal to show (a bookmark, an old one): its page
+    plain = client.get(path, headers=auth(ann), follow_redirects=False)
+    assert (plain.status_code, plain.headers["location"]) == (303, f"/events/{event}/me")
     done = _post(client, case, {"table": "1", "result": "2-1-0"}, key)
     assert done.headers["location"] == f"/events/{quote(event)}/me"
     assert _stored(store) == before + 1
