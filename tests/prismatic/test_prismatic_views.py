@@ -146,13 +146,13 @@ def test_px_1_5_px_15_5_an_adjustment_cannot_overdraw_the_supply() -> None:
     (refused,) = RULES.check_change(state, change).violations
     assert (refused.clause, refused.reason) == (
         "PX-1.5",
-        "the supply holds 1 prisms; p2 cannot be given 2",
+        "p2 cannot be given 2: the supply's prisms number 1",
     )
     cyan = ms("C" * state.supply.count("C"))
     state = msgspec.structs.replace(state, supply=state.supply.minus(cyan))
     (change,) = parse_adjustment("resource p2 cyan +1")
     (refused,) = RULES.check_change(state, change).violations
-    assert refused.reason == "the supply holds 0 cyan motes; p2 cannot be given 1"
+    assert refused.reason == "p2 cannot be given 1 cyan: the supply's cyan motes number 0"
 
 
 def test_px_i_29_with_proxies_an_adjustment_may_give_what_the_supply_lacks() -> None:
