@@ -165,9 +165,10 @@ def pairing_sheet(svc: Tournaments, event_id: str, round_number: int | None = No
     number = round_number if round_number is not None else state.current_round
     rnd = state.rounds.get(number)
     if rnd is None:
+        from referee.tournament.errors import unpaired
         from service.tournaments import EventRefusedError
 
-        raise EventRefusedError("EV-5.1", f"round {number} has not been paired")
+        raise EventRefusedError("EV-5.1", unpaired(number))
     points = {s.player: s.points for s in state.standings(after_round=number - 1)}
     names = people(state)
     lines: list[PairingLine] = []
@@ -450,14 +451,15 @@ def audit_named(svc: Tournaments, event_id: str) -> dict[str, Any]:
     for number, topic, stored in svc.store.rows(event_id.strip()):
         fact = to_fact(decode(topic, stored))
         if isinstance(fact, f.PlayerRegistered) and fact.player.entry_round > 1:
-            entries.append(
-                {
-                    "event": number,
-                    "what": "late entry",
-                    "player": names.get(fact.player.id, fact.player.name),
-                    "round": fact.player.entry_round,
-                }
-            )
+            late: dict[str, Any] = {
+                "event": number,
+                "what": "late entry",
+                "player": names.get(fact.player.id, fact.player.name),
+                "round": fact.player.entry_round,
+            }
+            if fact.player.late_as_losses is True:  # what the standings count (EV-2.9)
+                late["match_losses"] = fact.player.entry_round - 1
+            entries.append(late)
     entries.sort(key=lambda e: int(e["event"]))
     return {**data, "entries": entries}
 

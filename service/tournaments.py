@@ -46,7 +46,7 @@ from referee.kit.decks import Deck
 from referee.tournament import decisions as d
 from referee.tournament import facts as f
 from referee.tournament import fixing
-from referee.tournament.errors import Refusal
+from referee.tournament.errors import Refusal, unpaired
 from referee.tournament.model import Pairing, Score, Settings, TableKey
 from referee.tournament.playoff import next_game_order, round_words
 from referee.tournament.standings import (
@@ -1903,7 +1903,7 @@ class Tournaments:
         number = round_number if round_number is not None else state.current_round
         rows = pairing_rows(state, number)
         if rows is None:
-            raise EventRefusedError("EV-5.1", f"round {number} has not been paired")
+            raise EventRefusedError("EV-5.1", unpaired(number))
         return rows
 
     def event_standings(self, event_id: str, round_number: int | None = None) -> list[StandingRow]:
@@ -2232,4 +2232,4 @@ def _check_standings_round(state: Tournament, round_number: int) -> None:
             "EV-4.1", f"there is no round {round_number}: rounds are numbered from 1"
         )
     if round_number not in state.rounds:
-        raise EventRefusedError("EV-4.1", f"round {round_number} has not been paired")
+        raise EventRefusedError("EV-4.1", unpaired(round_number))
