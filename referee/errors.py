@@ -133,6 +133,21 @@ class RepeatedWriteError(RefereeError, RuntimeError):
         self.event = event
 
 
+class KeyReusedError(RefereeError, ValueError):
+    """A write sent with the idempotency key of a write already stored, but asking for
+    something else (another command, other values: HTTP 422 ``idempotency-key-reused``):
+    a key names one request; nothing was stored."""
+
+    def __init__(self, stream: str, key: str, event: int) -> None:
+        super().__init__(
+            f"idempotency key {key!r} was sent before with a different request (stored as "
+            f"event {event} of {stream}); nothing was stored"
+        )
+        self.stream = stream
+        self.key = key
+        self.event = event
+
+
 class StaleVersionError(RefereeError, RuntimeError):
     """The caller saw an older version of the game (or, with ``stream``, of an event) than
     the store holds (HTTP ``If-Match``)."""

@@ -96,6 +96,7 @@ if TYPE_CHECKING:
     )
     from service.pipeline import (
         Need,
+        Terms,
         admit,
         admit_game_early,
         as_caller,
@@ -103,6 +104,7 @@ if TYPE_CHECKING:
         need,
         ruling_action,
         serving,
+        under_terms,
         with_terms,
     )
     from service.postings import (
@@ -238,6 +240,7 @@ __all__ = [
     "RoomView",
     "StandingRow",
     "SyncOutcome",
+    "Terms",
     "Undone",
     "VerifyReport",
     "admit",
@@ -285,6 +288,7 @@ __all__ = [
     "swiss_rows_of",
     "table_results",
     "toolkit",
+    "under_terms",
     "with_terms",
 ]
 
@@ -328,6 +332,8 @@ _HOME = {
     "need": "service.pipeline",
     "serving": "service.pipeline",
     "ruling_action": "service.pipeline",
+    "Terms": "service.pipeline",
+    "under_terms": "service.pipeline",
     "with_terms": "service.pipeline",
     "BracketView": "service.eventprint",
     "GamePlace": "service.eventprint",

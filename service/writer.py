@@ -257,7 +257,7 @@ class GroupWriter:
         adjudication, ...) as ``Commands`` does, in the next group commit: ``principal``
         must be allowed ``action`` in the game. The answer is ``answer(view, written)``:
         the game as the write left it (read it, keep nothing of it) and the events
-        written, as ``Commands._carry_out`` gives them; by default the events written
+        written, as ``Commands._carry_out`` hands them to its answer; by default the events written
         (``WrittenEvents``, as ``Commands.end`` answers)."""
         item = _Item(GameWrite(ref, command, principal, action, answer))
         self._queue.put(item)
@@ -428,6 +428,8 @@ class _Group:
             write = item.write = write.write()
         if isinstance(write, NewGame):
             staged = item.context.run(stage_new, self.svc, write)
+            if not staged.events:  # created already, by this key: answered as then
+                return staged
             game_id = staged.stream_id
             self.writer.ids[game_id] = game_id
             self.views[game_id] = staged.view
