@@ -370,6 +370,9 @@ def test_every_game_write_route_takes_its_key_from_the_game_s_log(
         client.post(url, json={"reason": "another"}, headers=undo), 422, "idempotency-key-reused"
     )
     assert len(events_of(store, game)) == len(kinds) + 1
+    log = f"/api/games/{game}/log"
+    assert client.get(log, headers=auth(head)).json()[-1]["write_key"] == "undo-1"
+    assert all("write_key" not in e for e in client.get(log, headers=auth(tokens["public"])).json())
 
 
 def test_a_server_fault_is_a_problem_without_a_traceback(
