@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     )
     from service.boards import (
         render_board,
+        render_position,
     )
     from service.calls import (
         CALL_SECONDS,
@@ -270,6 +271,7 @@ __all__ = [
     "record_lines",
     "remove_unused_store",
     "render_board",
+    "render_position",
     "replay_html",
     "replicate_once",
     "resolve_branch",
@@ -374,6 +376,7 @@ _HOME = {
     "replay_html": "service.replay",
     "status_line": "service.replay",
     "render_board": "service.boards",
+    "render_position": "service.boards",
     "ADJUSTMENT_GRAMMAR": "service.toolkit",
     "penalty_advice": "service.toolkit",
     "toolkit": "service.toolkit",

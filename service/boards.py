@@ -16,11 +16,14 @@ import math
 import re
 from collections.abc import Mapping
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee import drawings
 
-__all__ = ["render_board"]
+if TYPE_CHECKING:
+    from service.results import PositionView
+
+__all__ = ["render_board", "render_position"]
 
 log = logging.getLogger("referee.web.boards")  # the name the logs have always used
 
@@ -63,6 +66,20 @@ def render_board(
     )
     name = escape(game)
     return f'<div class="board board-{name}" data-game="{name}">{legible(drawing)}{fallback}</div>'
+
+
+def render_position(pos: PositionView, svg: str | None = None) -> str:
+    """A position the service answered (``svc.position``) drawn as ``render_board`` draws
+    it: for its viewer, with its players and its last entry."""
+    return render_board(
+        pos.game,
+        pos.position,
+        players=pos.players,
+        last=pos.last_action,
+        text=pos.board,
+        viewer=pos.viewer,
+        svg=svg,
+    )
 
 
 SMALLEST_TEXT = 11.0

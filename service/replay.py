@@ -21,7 +21,7 @@ import msgspec
 from referee.contract import REFEREE, Viewer
 from referee.rulebook import find_clause
 from service.app import RefereeService
-from service.boards import render_board
+from service.boards import render_board, render_position
 from service.results import PositionView
 
 __all__ = [
@@ -148,13 +148,7 @@ def replay_data(svc: RefereeService, game_id: str, viewer: Viewer = REFEREE) -> 
             "notes": [],
             "incidents": [],
             "events": [],
-            "board": render_board(
-                view.game,
-                start.position,
-                players=start.players,
-                text=start.board,
-                viewer=start.viewer,
-            ),
+            "board": render_position(start),
         }
     ]
     previous = 1

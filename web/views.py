@@ -8,7 +8,7 @@ from typing import Any
 
 from referee.contract import Viewer
 from referee.drawings import has_drawing
-from service.api import render_board, status_line
+from service.api import render_position, status_line
 from service.app import RefereeService
 from service.wording import event_line
 
@@ -30,14 +30,7 @@ def panel(svc: RefereeService, game_id: str, viewer: Viewer, *, legal: bool) -> 
         "status": status_line(pos),
         "over": pos.ended is not None,
         "to_act": pos.to_act,
-        "board": render_board(
-            pos.game,
-            pos.position,
-            players=pos.players,
-            last=pos.last_action,
-            text=pos.board,
-            svg=svc.position_svg(pos) if has_drawing(pos.game) else None,
-        ),
+        "board": render_position(pos, svg=svc.position_svg(pos) if has_drawing(pos.game) else None),
         "last": pos.last_action or "",
         "legal": actions[:400],
         "awaited": awaited.message if awaited is not None else "",

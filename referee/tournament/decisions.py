@@ -758,11 +758,7 @@ def _change_pairing(
     state: Tournament, spec: dict[str, Any], reason: str, by: str
 ) -> tuple[Fact, ...]:
     _open_event(state)
-    if not reason.strip():
-        raise Refusal("EV-5.12", "a change of pairings needs a reason")
-    number = state.current_round
-    if not number:
-        raise Refusal("EV-5.12", "no round has been paired yet")
+    number = fixing.latest_round(state, reason, "EV-5.12", "a change of pairings")
     for (rnd, _), table in state.tables.items():
         if rnd == number and (table.reported is not None or table.game_results):
             raise Refusal(

@@ -47,6 +47,7 @@ __all__ = [
     "current_table",
     "decide_fix",
     "game_losses_to_come",
+    "latest_round",
     "next_game_losses",
     "open_games",
     "penalty_effects",
@@ -252,9 +253,10 @@ def decide_fix(state: Tournament, command: Fix) -> tuple[Fact, ...]:
     return decision(state, command)
 
 
-def _latest_round(state: Tournament, reason: str, clause: str, what: str) -> int:
-    """The latest round, which a re-pairing (EV-5.12) or an undo (EV-5.13) takes on: refused
-    without a reason (``what`` needs one) or before round 1 is paired."""
+def latest_round(state: Tournament, reason: str, clause: str, what: str) -> int:
+    """The latest round, which a re-pairing (EV-5.12, by the engine or by hand) or an undo
+    (EV-5.13) takes on: refused without a reason (``what`` needs one) or before round 1 is
+    paired."""
     if not reason.strip():
         raise Refusal(clause, f"{what} needs a reason")
     number = state.current_round
@@ -264,7 +266,7 @@ def _latest_round(state: Tournament, reason: str, clause: str, what: str) -> int
 
 
 def _repair(state: Tournament, command: RePair) -> tuple[Fact, ...]:
-    number = _latest_round(state, command.reason, "EV-5.12", "a change of pairings")
+    number = latest_round(state, command.reason, "EV-5.12", "a change of pairings")
     if state.open_round() != number:
         raise Refusal(
             "EV-5.12", f"round {number} has every result in: correct results instead of re-pairing"
@@ -325,7 +327,7 @@ def _tables_of(rnd: Round) -> list[tuple[bool, int, tuple[str, ...], bool]]:
 
 
 def _undo(state: Tournament, command: UndoRound) -> tuple[Fact, ...]:
-    number = _latest_round(state, command.reason, "EV-5.13", "undoing a round")
+    number = latest_round(state, command.reason, "EV-5.13", "undoing a round")
     for (rnd, at), table in sorted(state.tables.items()):
         if rnd == number and _has_result(table):
             what = (

@@ -10,9 +10,7 @@ drawn face down) is caught whichever game's case shows it.
 
 from __future__ import annotations
 
-import html
 import json
-import sqlite3
 from importlib import import_module
 from pathlib import Path
 from typing import Any
@@ -23,10 +21,10 @@ import pytest
 from events.records import event_line, event_record, redact, revealed_entries
 from events.schema import ActionRejected
 from referee import games
-from referee.capabilities import reports_of
 from referee.contract import PUBLIC
 from tests.contract.cases import ContractCase
 from tests.contract.test_contract import CASES, Played, play
+from tests.faces import service_faces
 
 
 def _hidden_cases() -> list[Any]:
@@ -143,30 +141,10 @@ def test_no_face_shows_a_viewer_another_seats_secrets_at_the_end(
                 e.text for e in view.events if isinstance(e, ActionRejected) and e.actor == viewer
             )
             hidden = frozenset(s for s in secrets if s not in typed)
-            faces: dict[str, str] = {
-                "log": json.dumps([_without_catalog(r) for r in svc.log(game_id, viewer=viewer)]),
-                "text": _text_without_catalog("".join(svc.export([game_id], "text", viewer))),
-                "replay": json.dumps(
-                    [msgspec.to_builtins(f) for f in svc.replay(game_id, viewer=viewer)]
-                ),
-                "session": json.dumps(
-                    [
-                        msgspec.to_builtins(f)
-                        for f in svc.replay(game_id, session=True, viewer=viewer)
-                    ]
-                ),
-                "position": json.dumps(msgspec.to_builtins(svc.position(game_id, viewer=viewer))),
-                "svg": html.unescape(svc.position_svg(game_id, viewer=viewer)),
-            }
-            reports = reports_of(rules)
-            if reports is not None:
-                for name in reports.reports:
-                    report = svc.report(game_id, name, viewer=viewer)
-                    faces[f"report {name}"] = report.text + json.dumps(report.data)
             path = tmp_path / f"analysis-{viewer}-{owner}.db"
-            svc.export_sqlite(path, viewer)
-            with sqlite3.connect(path) as db:
-                faces["sqlite"] = "\n".join(db.iterdump())
+            faces = service_faces(
+                svc, game_id, viewer, path, record=_without_catalog, text=_text_without_catalog
+            )
             for face, text in faces.items():
                 leaked = _named(hidden, text)
                 assert not leaked, (face, viewer, owner, leaked)

@@ -85,14 +85,28 @@ class Desk:
         assert found, page
         return f"{found.group(1)}: {html.unescape(found.group(2))}"
 
-    def refused_unseen(self, hidden: tuple[str, ...], **fields: str) -> None:
+    def refuses(self, form_id: str, *posts: tuple[dict[str, str], str]) -> None:
+        """Post the form ``form_id`` once for each (fields, what the desk says) of ``posts``,
+        each refused with those words: the first from the desk, each next as the page the
+        last refusal came back to offers it again (a fresh key)."""
+        back = ""
+        for fields, words in posts:
+            form, _ = self.form(form_id, back)
+            refused = self.send(**form, **fields)
+            assert self.said(refused) == words, fields
+            back = refused.headers["location"]
+
+    def refused_unseen(self, store: str, hidden: tuple[str, ...], **fields: str) -> None:
         """A staff member whose desk shows none of the ``hidden`` elements (by id) posts
-        ``fields`` all the same, under their own drop form's key: refused, 403."""
+        ``fields`` all the same, under their own drop form's key: refused, 403, and nothing
+        is written to the event's log."""
         form, page = self.form("drop-form")
         for element in hidden:
             assert f'id="{element}"' not in page
+        before = event_kinds(store, self.event)
         refused = self.send(idem=form["idem"], **fields)
         assert 'data-status="403"' in self.shown(refused)
+        assert event_kinds(store, self.event) == before
 
 
 @pytest.fixture
@@ -331,9 +345,8 @@ def test_the_head_withdraws_a_penalty_from_the_list_with_a_reason(
     assert desk.said(refused).startswith("bad: EV-8.7: no penalty 7: the event has 3")
     # the scorekeeper sees no penalties and is refused a withdrawal posted all the same
     Desk(client, tokens["scorekeeper"], event).refused_unseen(
-        ("desk-penalties",), action="withdraw", number="1", reason="x"
+        store, ("desk-penalties",), action="withdraw", number="1", reason="x"
     )
-    assert event_kinds(store, event).count("penalty-withdrawn") == 2
 
 
 def test_players_are_typed_by_name_from_one_datalist_at_any_size(
@@ -402,12 +415,12 @@ def test_the_head_pairs_and_re_pairs_by_hand_with_a_reason(
     assert event_kinds(store, event).count("pairing-changed") == 1
 
     Desk(client, tokens["scorekeeper"], event).refused_unseen(
+        store,
         ("pair-hand-form", "repair-hand-form"),
         action="repair-hand",
         tables="Ann v Dee\nCal v Ben",
         reason="x",
     )
-    assert event_kinds(store, event).count("pairing-changed") == 1
 
 
 def test_a_pairing_typed_by_hand_reads_as_the_manual_file_does() -> None:
@@ -463,7 +476,7 @@ def test_the_head_attaches_a_decklist_until_the_deadline(
     assert desk.said(refused).startswith("bad: EV-2.8: give the list")
 
     Desk(client, tokens["scorekeeper"], event).refused_unseen(
-        ("deck-form",), action="deck", player="Ben", decklist=DECK_TEXT
+        store, ("deck-form",), action="deck", player="Ben", decklist=DECK_TEXT
     )
 
     with open_service(store) as svc:
@@ -597,15 +610,16 @@ def test_the_head_changes_the_rounds_and_the_cut_while_allowed(
         svc.event_result(event, ["1=2-0-0", "2=2-0-0"])
         svc.event_pair(event)
     assert event_kinds(store, event).count("settings-changed") == 1, event_kinds(store, event)
-    form, page = desk.form("change-form")
-    refused = desk.send(**form, rounds="1", reason="short day")
-    assert desk.said(refused) == (
-        "bad: EV-1.5: 2 Swiss rounds have already been paired: the event cannot play only 1"
-    )
-    form, _ = desk.form("change-form", refused.headers["location"])
-    refused = desk.send(**form, reason="nothing")
-    assert desk.said(refused) == (
-        "bad: EV-1.5: give the new number of Swiss rounds, the cut, or both"
+    desk.refuses(
+        "change-form",
+        (
+            {"rounds": "1", "reason": "short day"},
+            "bad: EV-1.5: 2 Swiss rounds have already been paired: the event cannot play only 1",
+        ),
+        (
+            {"reason": "nothing"},
+            "bad: EV-1.5: give the new number of Swiss rounds, the cut, or both",
+        ),
     )
     form, _ = desk.form("change-form")
     sent = desk.send(**form, cut="2", reason="a final")
@@ -613,9 +627,8 @@ def test_the_head_changes_the_rounds_and_the_cut_while_allowed(
     assert event_kinds(store, event).count("settings-changed") == 2
 
     Desk(client, tokens["scorekeeper"], event).refused_unseen(
-        ("change-form",), action="change", rounds="9", reason="x"
+        store, ("change-form",), action="change", rounds="9", reason="x"
     )
-    assert event_kinds(store, event).count("settings-changed") == 2
 
 
 def test_the_round_is_marked_started_and_ended_and_its_length_set(
@@ -660,16 +673,17 @@ def test_the_round_is_marked_started_and_ended_and_its_length_set(
     assert said.startswith("good: a round lasts 55 minutes"), said
     with open_service(store) as svc:
         assert svc.event_state(event).round_minutes == 55
-    form, page = desk.form("length-form")
-    assert "A round lasts 55 minutes" in page
-    refused = desk.send(**form, minutes="55", reason="again")
-    assert desk.said(refused) == (
-        "bad: EV-9.1: a round already lasts 55 minutes: nothing changed, nothing is recorded"
-    )
-    form, _ = desk.form("length-form", refused.headers["location"])
-    refused = desk.send(**form, minutes="an hour")
-    assert desk.said(refused) == (
-        "bad: EV-9.1: a round's length in minutes is a whole number, not 'an hour'"
+    assert "A round lasts 55 minutes" in desk.form("length-form")[1]
+    desk.refuses(
+        "length-form",
+        (
+            {"minutes": "55", "reason": "again"},
+            "bad: EV-9.1: a round already lasts 55 minutes: nothing changed, nothing is recorded",
+        ),
+        (
+            {"minutes": "an hour"},
+            "bad: EV-9.1: a round's length in minutes is a whole number, not 'an hour'",
+        ),
     )
 
     sam_desk = Desk(client, tokens["scorekeeper"], event)

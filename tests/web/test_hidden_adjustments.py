@@ -5,6 +5,7 @@ the seat moved a hidden card, and the position takes it as a card moved unseen."
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from events.records import HIDDEN_REASON
 from events.schema import AdjustmentRecorded
 from referee.kit.adjustments import adjustment_notation, parse_adjustment
 from service.app import open_service
+from tests.faces import service_faces
 from tests.gammasphere.helpers import DECK_TEXT
 from tests.stored import STORED_AT
 from tests.web.conftest import ThreadServer, Tokens, auth
@@ -87,6 +89,39 @@ def assert_known_to_p1_and_the_referee_only(view: Any) -> None:
         assert seen["hand_private"] == {SEARCHED: 1}, (viewer, seen)
 
 
+def referee_cli(store: str) -> Callable[..., str]:
+    """``referee --db STORE ...`` run in the test: its output, the command having succeeded."""
+    runner = CliRunner()
+
+    def run(*args: str) -> str:
+        done = runner.invoke(app, ["--db", store, *args])
+        assert done.exit_code == 0, done.output
+        return done.stdout
+
+    return run
+
+
+def streamed_adjustments(store: str, game: str, tokens: Tokens) -> dict[str, dict[str, Any]]:
+    """The game's last event as each reader's live stream carries it (a server over
+    ``store``), checked to be the adjustment and to name the searched card to Ann (p1) and
+    the head referee only."""
+    from web.app import ServeConfig
+
+    server = ThreadServer(ServeConfig(store=store, poll_interval=0.05))
+    seen = {}
+    try:
+        url = f"{server.base}/api/games/{game}/events?after=0"
+        for who, sees in (("public", False), ("ben", False), ("ann", True), ("head", True)):
+            stream = read_events(url, auth(tokens[who]), 5)
+            adjustment = json.loads(stream[-1]["data"])
+            assert adjustment["kind"] == "adjustment", stream[-1]
+            assert (SEARCHED in json.dumps(adjustment)) is sees, (who, adjustment)
+            seen[who] = adjustment
+    finally:
+        server.stop()
+    return seen
+
+
 def test_a_hidden_search_names_the_card_to_its_seat_and_the_referee_only(
     client: Client, tokens: Tokens, searched: tuple[str, dict[str, dict[str, int]]]
 ) -> None:
@@ -133,33 +168,16 @@ def test_a_revealed_search_shows_the_card_to_everyone(
 def test_the_live_stream_carries_the_hidden_card_to_no_other_reader(
     store: str, tokens: Tokens, searched: tuple[str, dict[str, dict[str, int]]]
 ) -> None:
-    from web.app import ServeConfig
-
     game, _ = searched
-    server = ThreadServer(ServeConfig(store=store, poll_interval=0.05))
-    try:
-        url = f"{server.base}/api/games/{game}/events?after=0"
-        for who, sees in (("public", False), ("ben", False), ("ann", True), ("head", True)):
-            stream = read_events(url, auth(tokens[who]), 5)
-            adjustment = json.loads(stream[-1]["data"])
-            assert adjustment["kind"] == "adjustment", stream[-1]
-            assert (SEARCHED in json.dumps(adjustment)) is sees, (who, adjustment)
-            assert adjustment["revealed"] is False
-    finally:
-        server.stop()
+    for who, adjustment in streamed_adjustments(store, game, tokens).items():
+        assert adjustment["revealed"] is False, (who, adjustment)
 
 
 def test_the_command_line_shows_the_hidden_card_to_no_other_reader(
     store: str, searched: tuple[str, dict[str, dict[str, int]]], tmp_path: Path
 ) -> None:
     game, _ = searched
-    runner = CliRunner()
-
-    def run(*args: str) -> str:
-        done = runner.invoke(app, ["--db", store, *args])
-        assert done.exit_code == 0, done.output
-        return done.stdout
-
+    run = referee_cli(store)
     reads = {
         "show": ("show", game),
         "log": ("log", game),
@@ -345,16 +363,8 @@ def test_a_search_stored_before_the_clause_counts_a_card_nobody_else_saw(
 def test_a_search_stored_before_the_clause_is_hidden_from_the_command_line_and_the_stream(
     store: str, tokens: Tokens, searched_long_ago: tuple[str, dict[str, dict[str, int]]]
 ) -> None:
-    from web.app import ServeConfig
-
     game, _ = searched_long_ago
-    runner = CliRunner()
-
-    def run(*args: str) -> str:
-        done = runner.invoke(app, ["--db", store, *args])
-        assert done.exit_code == 0, done.output
-        return done.stdout
-
+    run = referee_cli(store)
     reads = (
         ("show", game),
         ("show", game, "--json"),
@@ -373,16 +383,7 @@ def test_a_search_stored_before_the_clause_is_hidden_from_the_command_line_and_t
     assert NAMING in run("log", game)
     log = run("log", game, "--as", "public")
     assert "p1 moves a hidden card from deck to hand" in log, log
-    server = ThreadServer(ServeConfig(store=store, poll_interval=0.05))
-    try:
-        url = f"{server.base}/api/games/{game}/events?after=0"
-        for who, sees in (("public", False), ("ben", False), ("ann", True), ("head", True)):
-            stream = read_events(url, auth(tokens[who]), 5)
-            adjustment = json.loads(stream[-1]["data"])
-            assert adjustment["kind"] == "adjustment", stream[-1]
-            assert (SEARCHED in json.dumps(adjustment)) is sees, (who, adjustment)
-    finally:
-        server.stop()
+    streamed_adjustments(store, game, tokens)
 
 
 def test_a_public_text_record_of_an_old_search_reimports_without_the_card(
@@ -423,11 +424,6 @@ def test_no_face_of_the_service_names_a_hidden_search_to_another_viewer(
     """Both searches, the one stored before REF-6.6 and one kept hidden since, through every
     face the service gives a viewer: log, text record, both replays, the position (data and
     drawing), the game's reports and the analysis export (an SQLite file)."""
-    import html
-    import sqlite3
-
-    from referee.capabilities import reports_of
-
     game = new_game(client, tokens)
     store_as_before_the_clause(store, game)
     adjust(client, tokens, game, reason=NAMING)
@@ -436,27 +432,7 @@ def test_no_face_of_the_service_names_a_hidden_search_to_another_viewer(
         assert view.state.sides[0].hand.private.count(SEARCHED) == 2  # (so this can fail)
 
         def faces(viewer: str) -> dict[str, str]:
-            out = {
-                "log": json.dumps(svc.log(game, viewer=viewer)),
-                "text": "".join(svc.export([game], "text", viewer)),
-                "replay": json.dumps(
-                    [msgspec.to_builtins(f) for f in svc.replay(game, viewer=viewer)]
-                ),
-                "session": json.dumps(
-                    [msgspec.to_builtins(f) for f in svc.replay(game, session=True, viewer=viewer)]
-                ),
-                "position": json.dumps(msgspec.to_builtins(svc.position(game, viewer=viewer))),
-                "svg": html.unescape(svc.position_svg(game, viewer=viewer)),
-            }
-            reports = reports_of(view.rules)
-            for name in reports.reports if reports is not None else ():
-                report = svc.report(game, name, viewer=viewer)
-                out[f"report {name}"] = report.text + json.dumps(report.data)
-            path = tmp_path / f"analysis-{viewer}.db"
-            svc.export_sqlite(path, viewer)
-            with sqlite3.connect(path) as db:
-                out["sqlite"] = "\n".join(db.iterdump())
-            return out
+            return service_faces(svc, game, viewer, tmp_path / f"analysis-{viewer}.db")
 
         for viewer in ("p2", "public"):
             for face, text in faces(viewer).items():

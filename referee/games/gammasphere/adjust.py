@@ -14,6 +14,7 @@ import msgspec
 from referee.games.gammasphere.catalog import Card
 from referee.games.gammasphere.decks import (
     catalog_card,
+    check_deck_holds,
     check_from_hand,
     check_shown,
     show,
@@ -391,14 +392,9 @@ def _check_draw(state: GammasphereState, change: DrawCards, _: None) -> Verdict:
     seat = _seat(change.seat)
     if isinstance(seat, Verdict):
         return seat
-    held = state.sides[seat].deck.count
-    if held < change.count and state.table.empty_deck != "lose":
-        return Verdict.illegal(
-            "GS-5.7",
-            f"{change.seat}'s deck holds {held} card{'s' if held != 1 else ''}; "
-            f"{change.count} cannot be drawn",
-        )
-    return LEGAL
+    if state.table.empty_deck == "lose":  # too few cards lose the game instead (GS-I.5)
+        return LEGAL
+    return check_deck_holds(state, seat, change.count)
 
 
 @CHANGE_EFFECTS.register(DrawCards)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from referee.games.gammasphere import model
 from referee.games.gammasphere.catalog import Card, Effect
-from referee.games.gammasphere.decks import catalog_card, check_from_hand
+from referee.games.gammasphere.decks import catalog_card, check_deck_holds, check_from_hand
 from referee.games.gammasphere.model import SEATS, Entity, GammasphereAction, GammasphereState
 from referee.games.gammasphere.position import (
     HAND_LIMIT,
@@ -268,11 +268,9 @@ def _check_draw(state: GammasphereState, action: model.Draw, seat: int) -> Verdi
         return gate if gate is not None else LEGAL
     if state.phase == "opening" and own.opened:
         return Verdict.illegal("GS-4.3", f"{who} has drawn an opening hand already")
-    if own.deck.count < action.count:
-        held = f"{own.deck.count} card{'s' if own.deck.count != 1 else ''}"
-        return Verdict.illegal(
-            "GS-5.7", f"{who}'s deck holds {held}; {action.count} cannot be drawn"
-        )
+    holds = check_deck_holds(state, seat, action.count)
+    if not holds:
+        return holds
     if state.phase == "opening" and action.count != OPENING_HAND:
         return Verdict.illegal(
             "GS-4.3", f"an opening hand is {OPENING_HAND} cards, not {action.count}"

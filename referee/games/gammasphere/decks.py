@@ -20,6 +20,7 @@ __all__ = [
     "MIN_DECK",
     "catalog_card",
     "check_construction",
+    "check_deck_holds",
     "check_from_hand",
     "check_shown",
     "hand_candidates",
@@ -103,6 +104,19 @@ def check_shown(state: GammasphereState, seat: int, card: Card) -> Verdict:
 def show(own: Side, name: str) -> Side:
     """``own`` with one more ``name`` identified (GS-3.5)."""
     return msgspec.structs.replace(own, knowledge=own.knowledge.with_seen(name))
+
+
+def check_deck_holds(state: GammasphereState, seat: int, count: int) -> Verdict:
+    """GS-5.7: whether ``seat``'s deck holds the ``count`` cards a draw takes from it (the
+    turn's draw and an opening hand as entries, a draw an effect causes as an adjustment)."""
+    held = state.sides[seat].deck.count
+    if held >= count:
+        return LEGAL
+    return Verdict.illegal(
+        "GS-5.7",
+        f"{SEATS[seat]}'s deck holds {held} card{'s' if held != 1 else ''}; "
+        f"{count} cannot be drawn",
+    )
 
 
 def check_from_hand(state: GammasphereState, seat: int, card: Card) -> Verdict:
