@@ -415,7 +415,7 @@ def test_ev_2_3_the_named_audit_lists_late_entries_in_one_reading_of_the_log(
     ]
     assert len(late) == 2
     assert late[0]["player"] != "Ann"  # one of two Anns: named with the id
-    assert late[0]["player"].startswith("Ann")
+    assert str(late[0]["player"]).startswith("Ann")
     read: list[str] = []
     real = svc.store.rows
 
