@@ -457,8 +457,11 @@ class _Group:
         except BaseException as exc:
             item.future.set_exception(exc)
             return
-        if not staged.events:
-            item.future.set_result(staged.answer)  # a dry run: nothing to commit
+        if not staged.events:  # a dry run, or a write sent again with its key: answered...
+            if staged.stream_id in self.events:  # ...on this commit's writes: once stored
+                self.waiting.append((item.future, staged.answer, staged.stream_id, item))
+            else:
+                item.future.set_result(staged.answer)  # nothing to commit
             return
         game_id = staged.stream_id
         self.events.setdefault(game_id, []).extend(staged.events)

@@ -361,3 +361,52 @@ def test_a_game_s_key_sent_again_with_another_request_is_refused(svc: RefereeSer
     with pytest.raises(StaleVersionError):  # refused: nothing stored, the key kept nowhere
         with_terms(svc.record, 1, "late")(game.game_id, "t2")
     assert with_terms(svc.record, 2, "late")(game.game_id, "t2").version == 3
+
+
+def test_a_key_sent_twice_in_one_group_commit_is_answered_once_that_commit_is_stored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An entry (REF-1.1) and its retry queued in the same group commit: the retry finds the
+    key on the first's events, not yet stored, and is answered with the commit: the failure
+    of a commit that stores nothing is both callers' (never an answer for what was not
+    stored); sent again, the entry is stored once and both are told the same."""
+    import threading
+
+    cached = CachedService(GameStore(tmp_path / "server.db"), clock=_clock)
+    writer = GroupWriter(cached)
+    try:
+        game = writer.create(CreateGame(game="nim", players=PLAYERS, options={"heap": 12}))
+        game_id = game.result(10).game_id
+        real = cached.store.append_sealed
+
+        def both(fail: bool) -> list[Any]:
+            gate = threading.Event()
+            writer.call(gate.wait)  # holds the writer: the two entries are queued together
+            futures = [
+                with_terms(lambda: writer.entry(game_id, "t1"), idempotency_key="k")()
+                for _ in range(2)
+            ]
+            if fail:
+                monkeypatch.setattr(
+                    cached.store, "append_sealed", lambda *a, **k: (_ for _ in ()).throw(OSError)
+                )
+            gate.set()
+            outcomes: list[Any] = []
+            for future in futures:
+                try:
+                    outcomes.append(future.result(10))
+                except OSError as exc:
+                    outcomes.append(exc)
+            monkeypatch.setattr(cached.store, "append_sealed", real)
+            return outcomes
+
+        failed = both(fail=True)
+        assert all(isinstance(o, OSError) for o in failed)  # the retry's too
+        assert cached.load(game_id).version == 1
+        first, again = both(fail=False)
+        assert first == again
+        assert first.accepted
+        assert cached.store.rows(game_id)[-1][0] == 2  # stored once
+    finally:
+        writer.close()
+        cached.close()
