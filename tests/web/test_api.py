@@ -70,6 +70,7 @@ def test_health_needs_nothing_and_openapi_comes_from_the_service_types(client: C
         assert name in schema["components"]["schemas"], name
     entry = schema["paths"]["/api/games/{game_id}/entries"]["post"]
     assert {"201", "412", "422"} <= set(entry["responses"])
+    assert "Idempotent-Replayed" in entry["responses"]["201"]["headers"]  # a retry's answer
     assert set(schema["components"]["schemas"]["EntryResult"]["properties"]) >= {
         "violations",
         "version",
