@@ -228,11 +228,13 @@ def stage(svc: Writing, view: GameView, write: GameWrite) -> Staged[GameView]:
     key: str | None = None
     if running is not None and running.stream in (None, view.game_id):  # not an event's
         key = running.idempotency_key
+        stored: Callable[[str], int | None]
+        stored = functools.partial(key_stored, view, token=base.get("token_id", ""))
         if key and not running.of_event:  # a game's write sent again: answered as the first
-            number = key_stored(view, key, token=base.get("token_id", ""))
+            number = stored(key)
             if number is not None:
                 return _replayed(view, write, command, key, number, running)
-        stored = functools.partial(key_stored, view, token=base.get("token_id", ""))
+            stored = _not_stored  # looked for in the whole game already
         check_terms(view.game_id, view.version, running, stored, stream="game")
     decided = decision(view, command, base)
     if key and decided.new:
@@ -243,6 +245,10 @@ def stage(svc: Writing, view: GameView, write: GameWrite) -> Staged[GameView]:
     staged = stage_events(svc, view, decided.new, decided.applied, answer=no_answer)
     staged.answer = entry_result(view, before, decided)  # an entry's answer is its result
     return staged
+
+
+def _not_stored(key: str) -> None:
+    """No event holds ``key``: what ``stage`` found looking for it before ``check_terms``."""
 
 
 def _keyed(new: Sequence[GameEvent], key: str) -> list[GameEvent]:
