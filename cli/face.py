@@ -37,14 +37,15 @@ class Settings:
     running server's (``--server``) for the commands that can ask one."""
 
     def __init__(self) -> None:
-        self.db: str | None = None
-        self.referee = "referee"
+        self._db: str | None = None
+        self._referee = "referee"
         self.server: str | None = None
         self.token: str | None = None
         self._service: RefereeService | None = None
         self._remote: Remote | None = None
         self._created = False
         self._made: Path | None = None  # a store file this command made, until it holds an event
+        self._made_from_empty = False  # ... in an empty file that was there (`touch referee.db`)
         self.offline_store: str | None = None  # --offline-store: a laptop's copies and outbox
 
     def reset(
@@ -52,9 +53,36 @@ class Settings:
     ) -> None:
         self.close()
         self._made = None
-        self.db, self.referee = db, referee
+        self._db, self._referee = db, referee
         self.server = server.strip() if server and server.strip() else None
         self.token = token
+
+    @property
+    def db(self) -> str | None:
+        """``--db`` (``REFEREE_DB``): ``None`` for the default store. An empty one (``export
+        REFEREE_DB=``) named the current folder: "'.': is a folder, not a store file"."""
+        if self._db is not None and not self._db.strip():
+            fail(
+                "--db (REFEREE_DB) is empty: name a store file, or unset REFEREE_DB for "
+                "the default ./referee.db"
+            )
+        return self._db
+
+    @property
+    def referee(self) -> str:
+        """``--referee`` (``REFEREE_NAME``), checked as every door checks a name
+        (``service.bounds``) when a command first records it: a newline or an escape sequence
+        in it was stored with each entry, and an empty one recorded entries by nobody."""
+        name = self._referee
+        plain = 0 < len(name) <= 100 and name.isascii() and name.isprintable()
+        if plain and " ".join(name.split()) == name:  # as check_name keeps it: no import
+            return name
+        from service.bounds import BoundsError, check_name
+
+        try:
+            return check_name(name, "--referee (REFEREE_NAME)")
+        except BoundsError as exc:
+            fail(str(exc))
 
     def remote(self) -> Remote | None:
         """The server named by ``--server`` (``REFEREE_SERVER``), or ``None`` to use the store.
@@ -100,6 +128,7 @@ class Settings:
             self.close()
             if create and self._made is None:
                 self._made = store_file_to_make(self.db)
+                self._made_from_empty = self._made is not None and self._made.exists()
             if keep_games:
                 from service.cached import CachedService
 
@@ -116,13 +145,14 @@ class Settings:
 
     def discard_unused_store(self) -> None:
         """After a refused command: delete the store file it made if it holds no event, so
-        bad input leaves the folder exactly as it was (no empty ``referee.db`` appears)."""
+        bad input leaves the folder exactly as it was (no empty ``referee.db`` appears; an
+        empty file that was there is left empty, not holding the store's tables)."""
         made, self._made = self._made, None
         if made is not None:
             from service.app import remove_unused_store
 
             self.close()
-            remove_unused_store(made)
+            remove_unused_store(made, was_empty=self._made_from_empty)
 
     def close(self) -> None:
         if self._service is not None:
@@ -251,7 +281,7 @@ def _one_line() -> Iterator[None]:
         raise typer.Exit(0) from None
     except PermissionError as exc:
         fail(_os_error(exc))
-    except _library_errors() as exc:
+    except store_errors() as exc:
         fail(f"the store cannot be used: {exc}")
     except OSError as exc:
         fail(_os_error(exc))
@@ -261,6 +291,8 @@ def _one_line() -> Iterator[None]:
                 f"a stored event cannot be read ({' '.join(str(exc).split())}): the store is "
                 "damaged; 'referee verify' names the damaged games and events"
             )
+        if isinstance(exc, UnicodeDecodeError):  # not "'utf-8' codec can't decode byte 0x80 ..."
+            fail(f"a file given is not UTF-8 text (byte {exc.start})")
         fail(str(exc))
     except (ValueError, LookupError) as exc:
         fail(str(exc))
@@ -287,7 +319,9 @@ def _conflict(exc: BaseException) -> bool:
     return isinstance(exc, ConcurrentWriteError | StaleVersionError | StoreBusyError)
 
 
-def _library_errors() -> tuple[type[BaseException], ...]:
+def store_errors() -> tuple[type[BaseException], ...]:
+    """The database library's errors (a store, or a file of tables beside it, that cannot be
+    used), imported when a command meets one: the faces import no driver themselves."""
     import sqlite3
 
     from eventsourcing.persistence import PersistenceError

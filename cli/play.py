@@ -125,13 +125,13 @@ def _decks(
     rules: GameRules[Any, Any], deck: list[str] | None, sealed: list[str] | None
 ) -> dict[str, Any]:
     from referee.errors import DeckError
-    from referee.kit.decks import SealedDeck, parse_decklist
+    from referee.kit.decks import SealedDeck
 
     out: dict[str, Any] = {}
     for seat, file in parse_pairs(deck, "--deck (or --pool)").items():
         path = Path(file)
         try:
-            out[seat] = parse_decklist(path.read_text(encoding="utf-8"), str(path))
+            out[seat] = read_decklist(path)  # not UTF-8: one line naming the file
         except OSError as exc:
             fail(f"{path}: {exc.strerror or exc}")
     for seat, value in parse_pairs(sealed, "--sealed").items():
@@ -218,8 +218,10 @@ def new(
             "adjourned or reconstructed game; recorded in the first event.",
         ),
     ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
-    """Start a game and print its id alone, so scripts can capture it.
+    """Start a game and print its id alone, so scripts can capture it (with --json, one
+    JSON object: {"game_id": ...}, as 'event new --json' prints its event's).
 
     Game options follow the game's name; 'referee new --help' lists every game's.
 
@@ -269,6 +271,9 @@ def new(
             by=settings.referee,
             meta=meta,
         )
+        if as_json:  # was read as a game option: "--json needs a value"
+            emit_json({"game_id": view.game_id})
+            return
         typer.echo(view.game_id)
 
 

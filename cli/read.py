@@ -489,7 +489,7 @@ def catalog_check(
         from referee import games
         from referee.capabilities import catalogs_of
 
-        text = file.read_text(encoding="utf-8")
+        text = read_option_file(file)  # not UTF-8: one line naming the file
         candidates = (
             [games.load(game)]
             if game
@@ -566,20 +566,17 @@ def _catalog_rows(game: str, ruleset: str | None, kind: str | None, as_json: boo
     if ruleset is not None and ruleset not in rules.rulesets:
         fail(f"unknown ruleset {ruleset!r} for {rules.name}; known: {', '.join(rules.rulesets)}")
     # No ruleset named: the game's own default, which is the one with a shipped catalog.
-    setup = Setup(players=players, ruleset=ruleset, options=options)
     listing = catalogs_of(rules)
-    rows = (
-        listing.catalog_rows(
-            setup, kind or (rules.catalog_kinds[0] if rules.catalog_kinds else "units")
-        )
-        if listing is not None
-        else []
-    )
+    kinds = rules.catalog_kinds or ("units",)
+    if listing is not None and kind is not None and kind not in kinds:  # was ignored
+        fail(f"{rules.name} has no catalog kind {kind!r}; its kinds: {', '.join(kinds)}")
+    setup = Setup(players=players, ruleset=ruleset, options=options)
+    rows = listing.catalog_rows(setup, kind or kinds[0]) if listing is not None else []
+    if not rows:  # under --json too: it answered [] and exit 0 where text mode refused
+        fail(f"{rules.name} has no catalog to list")
     if as_json:
         emit_json(rows)
         return
-    if not rows:
-        fail(f"{rules.name} has no catalog to list")
     for row in rows:  # the names players know; --json has the engine's internal names too
         details = ", ".join(
             f"{k} {v}"

@@ -23,6 +23,7 @@ from cli.face import (
     parse_pairs,
     progress_bar,
     public_key_arg,
+    read_option_file,
     refuse_replacing_a_database,
     settings,
 )
@@ -41,7 +42,10 @@ def _write_atomically(path: Path, lines: object) -> None:
     if not path.parent.exists():
         fail(f"{path}: the folder {path.parent} does not exist")
     refuse_replacing_a_database(path)
-    handle, temp = tempfile.mkstemp(prefix=".referee-", dir=path.parent)
+    try:
+        handle, temp = tempfile.mkstemp(prefix=".referee-", dir=path.parent)
+    except OSError as exc:  # named the temporary file: ".referee-blkm678t: Permission denied"
+        fail(f"{path}: cannot be written ({exc.strerror or exc})")
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
             for line in lines:  # type: ignore[attr-defined]
@@ -208,8 +212,14 @@ def import_(
     with handled():
         import msgspec
 
+        foreign = fmt not in ("auto", "jsonl", "text")
+        if not foreign and (compare or option or not reference_quirks):  # were ignored
+            fail(
+                "--compare, --option and --no-reference-quirks read another tool's format: "
+                "give its --format (prismata-reference)"
+            )
         svc = settings.service(create=True)
-        if fmt not in ("auto", "jsonl", "text"):
+        if foreign:
             options: dict[str, object] = {"quirks": reference_quirks}
             options.update(
                 {
@@ -415,9 +425,10 @@ def verify(
 
         svc = settings.service()
         if checkpoint is not None:
-            text = Path(checkpoint).read_text() if Path(checkpoint).is_file() else checkpoint
             if public_key is None:
                 fail("--checkpoint needs --public-key (the key that signed it)")
+            path = Path(checkpoint)
+            text = read_option_file(path) if path.is_file() else checkpoint
             key = public_key_arg(public_key)
             held = svc.verify_checkpoint(text.strip(), key)
             # ... and every chain under it (issue 31): the checkpoint proves the store extends

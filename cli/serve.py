@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cli.face import JsonOpt, emit_json, emit_rows, fail, handled, settings
+from cli.face import JsonOpt, emit_json, emit_rows, fail, handled, settings, store_errors
 
 if TYPE_CHECKING:
     from service.access import TokenInfo, TokenStore
@@ -152,6 +152,9 @@ def serve(
                     f"{spec.db}: no store here (make one with 'referee new' or 'referee import', "
                     "or name another with --store)"
                 )
+            from service.storefile import check_store_file
+
+            check_store_file(spec.db)  # a folder or a text file, before "serving" is said
             if workers != 1:
                 fail(
                     "a SQLite store is served by one process (--workers 1); use PostgreSQL for more"
@@ -225,21 +228,53 @@ app.add_typer(token_app, name="token")
 
 @contextmanager
 def _tokens(store: str | None) -> Iterator[TokenStore]:
-    """The store's tokens, their side tables closed on leaving."""
+    """The store's tokens, their side tables closed on leaving. A file of them that a
+    refused command made (a ``create`` refused its holder's name, a ``rotate`` of no token)
+    is removed when it holds no token, so the folder is left as it was."""
+    from contextlib import suppress
+    from pathlib import Path
+
     from service.access import TokenStore
-    from service.sidedb import open_side_db
+    from service.sidedb import open_side_db, side_path
+    from service.storefile import check_store_file
     from service.stores import parse_store
 
     spec = parse_store(_store(store))
+    made: Path | None = None
     if spec.kind == "sqlite":
         assert spec.db is not None
         if not os.path.exists(spec.db):
             fail(f"{spec.db}: no store here; tokens live beside a store ('referee new' makes one)")
+        check_store_file(spec.db)  # a folder, a text file: no x.access.db made beside it
+        side = Path(side_path(spec.db))
+        made = None if side.exists() else side
     tokens = TokenStore(open_side_db(spec))
     try:
         yield tokens
+    except BaseException:
+        unused = False
+        if made is not None:
+            with suppress(*store_errors(), OSError):  # the command's own error stands
+                unused = not tokens.list()
+        tokens.db.close()
+        for suffix in ("", "-wal", "-shm", "-journal") if unused else ():
+            Path(f"{made}{suffix}").unlink(missing_ok=True)
+        raise
     finally:
         tokens.db.close()
+
+
+def _known_event(store: str | None, event: str) -> None:
+    """Refuse a table referee's token for an event the store does not hold ("no event
+    'ev-x' in this store"): a mistyped id made a token whose tables were no event's, and
+    the referee was turned away at their own table."""
+    from service.app import open_service
+
+    svc = open_service(_store(store))
+    try:
+        svc.parts.events.event_info(event)
+    finally:
+        svc.close()
 
 
 @token_app.command("create")
@@ -299,6 +334,8 @@ def token_create(
             until = parse_expiry(expires) if expires is not None else None
         except ValueError as error:
             fail(str(error))
+        if event and event.strip() and role.strip().lower() == "table":  # others: refused
+            _known_event(store, event.strip())
         with _tokens(store) as tokens:
             principal, text = tokens.create(
                 role.strip().lower(),
@@ -391,8 +428,8 @@ def token_rotate(
     with handled():
         with _tokens(store) as tokens:
             text = tokens.rotate(token_id.strip())
-        if text is None:
-            fail(f"no live token {token_id!r} ('referee token list' shows them)")
+            if text is None:
+                fail(f"no live token {token_id!r} ('referee token list' shows them)")
         if as_json:
             emit_json({"token": text, "token_id": token_id.strip()})
             return
@@ -418,8 +455,8 @@ def token_revoke(
     with handled():
         with _tokens(store) as tokens:
             found = tokens.revoke(token_id.strip())
-        if not found:
-            fail(f"no token {token_id!r} ('referee token list' shows them)")
+            if not found:
+                fail(f"no token {token_id!r} ('referee token list' shows them)")
         typer.echo(f"revoked {token_id}", err=True)
 
 

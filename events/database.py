@@ -188,7 +188,7 @@ def open_database(
         return Database(path=None, env=settings)
     if is_server_store("", settings) and name is None:
         return Database(path=None, env=settings)
-    return Database(path=name or os.environ.get("REFEREE_DB", "referee.db"), env=settings)
+    return Database(path=name or os.environ.get("REFEREE_DB") or "referee.db", env=settings)
 
 
 def database_of(store: GameStore) -> Database:

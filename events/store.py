@@ -134,7 +134,10 @@ class LogPage(NamedTuple):
 
 
 def resolve_db_path(db: str | os.PathLike[str] | None) -> str:
-    return os.fspath(db) if db is not None else os.environ.get("REFEREE_DB", DEFAULT_DB)
+    """``db``, else ``REFEREE_DB``, else ``./referee.db``. An empty ``REFEREE_DB`` (``export
+    REFEREE_DB=``) is unset, as the command line's options read it: it named the current
+    folder ("'.': is a folder, not a store file")."""
+    return os.fspath(db) if db is not None else os.environ.get("REFEREE_DB") or DEFAULT_DB
 
 
 def _utc_now() -> datetime:

@@ -210,7 +210,10 @@ def write_analysis(
     if not target.parent.exists():
         raise ValueError(f"{target}: the folder {target.parent} does not exist")
     _check_replaceable(target)
-    handle, temp = tempfile.mkstemp(prefix=".referee-", suffix=".db", dir=target.parent)
+    try:
+        handle, temp = tempfile.mkstemp(prefix=".referee-", suffix=".db", dir=target.parent)
+    except OSError as exc:  # named the temporary file, not the one asked for
+        raise ValueError(f"{target}: cannot be written ({exc.strerror or exc})") from None
     os.close(handle)
     counts = dict.fromkeys(TABLES, 0)
     try:

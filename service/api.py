@@ -3,13 +3,14 @@
 A face (``cli``, ``web``) imports the service through its public modules only: this one,
 ``service`` itself (``RefereeService``, ``open_service``, the errors), ``service.app``,
 ``service.errors``, ``service.results``, ``service.wording``, ``service.access``,
-``service.stores``, ``service.bounds``, the client of a running server (``service.remote``,
-``service.outbox``) and the server's machinery the HTTP face assembles
-(``service.cached``, ``service.writer``, ``service.idempotency``, ``service.sidedb``,
-``service.procedure``): ``PUBLIC_MODULES``. Every other module of the layer is the service's
-own; an import-linter contract (``pyproject.toml``, "Faces import only the service's public
-modules") keeps the faces out of them, and ``tests/test_architecture.py`` checks that every
-module of ``service`` is either public or protected by it.
+``service.stores``, ``service.storefile``, ``service.bounds``, the client of a running
+server (``service.remote``, ``service.outbox``) and the server's machinery the HTTP face
+assembles (``service.cached``, ``service.writer``, ``service.idempotency``,
+``service.sidedb``, ``service.procedure``): ``PUBLIC_MODULES``. Every other module of the
+layer is the service's own; an import-linter contract (``pyproject.toml``, "Faces import
+only the service's public modules") keeps the faces out of them, and
+``tests/test_architecture.py`` checks that every module of ``service`` is either public or
+protected by it.
 
 The names below are the typed answers, inputs and helpers of the service's own modules that
 the faces use, and ``GameView``, the game as the service folds it (the event layer's type,
@@ -184,6 +185,7 @@ PUBLIC_MODULES = (
     "service.remote",
     "service.results",
     "service.sidedb",
+    "service.storefile",
     "service.stores",
     "service.wording",
     "service.writer",

@@ -35,6 +35,7 @@ from service.errors import NoStoreError
 from service.game_service import GameService
 from service.ports import Basis
 from service.record_service import RecordService
+from service.storefile import empty_file, refuse_no_store
 
 if TYPE_CHECKING:
     from events.schema import GameCreated, GameEnded
@@ -441,58 +442,36 @@ def open_service(
     if is_server_store(target, settings):  # a database server: no file to look for
         return kind(GameStore(target if "://" in target else None, env=settings, one_shot=one_shot))
     path = Path(target)
-    if not path.exists():
-        if not create:
-            raise NoStoreError(
-                f"{path}: no store here (a new store is made by 'referee new' or "
-                f"'referee import'; --db or REFEREE_DB names another)"
-            )
-        if not path.parent.exists():
-            raise NoStoreError(f"{path}: the folder {path.parent} does not exist")
-    elif path.is_dir():
-        raise NoStoreError(f"{path}: is a folder, not a store file")
-    elif not create and _empty_file(path):
-        # a read would write the schema into it: a `touch referee.db`, or a copy that
-        # failed, is no store, and a read command leaves the file as it was
-        raise NoStoreError(
-            f"{path}: an empty file, not a store (a store is made by 'referee new' or "
-            f"'referee import'; --db or REFEREE_DB names another)"
-        )
+    refuse_no_store(path, create)
     return kind(_open_sqlite(path, settings, create))
 
 
-def _empty_file(path: Path) -> bool:
-    """Whether ``path`` is a file of no bytes with no write-ahead log holding any (a
-    store in WAL mode can be empty on disk until its first checkpoint)."""
-    try:
-        if path.stat().st_size:
-            return False
-        wal = Path(f"{path}-wal")
-        return not (wal.exists() and wal.stat().st_size)
-    except OSError:
-        return False
-
-
 def store_file_to_make(db: str | os.PathLike[str] | None = None) -> Path | None:
-    """The SQLite file that opening ``db`` with ``create`` would make, or ``None`` when it
-    exists already or names a database server."""
+    """The SQLite file that opening ``db`` with ``create`` would make (or write the store's
+    tables into: an empty file), or ``None`` when a store is there already or ``db`` names
+    a database server."""
     target = resolve_db_path(db)
     if is_server_store(target, {}):
         return None
     path = Path(target)
-    return None if path.exists() else path
+    return path if not path.exists() or (path.is_file() and empty_file(path)) else None
 
 
-def remove_unused_store(path: Path) -> bool:
+def remove_unused_store(path: Path, *, was_empty: bool = False) -> bool:
     """Delete a store file a refused command made and left without one event, with its
-    journal files, so the refusal leaves the folder as it was. A file holding any event,
-    or one that cannot be read, is kept."""
+    journal files, so the refusal leaves the folder as it was (``was_empty``: the file was
+    there, empty, and is emptied again). A file holding any event, or one that cannot be
+    read, is kept."""
     from events.database import open_database
 
     if not open_database(str(path)).unused():
         return False
-    for suffix in ("", "-wal", "-shm", "-journal"):
+    for suffix in ("-wal", "-shm", "-journal"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
+    if was_empty:
+        path.write_bytes(b"")
+    else:
+        path.unlink(missing_ok=True)
     return True
 
 

@@ -33,6 +33,8 @@ __all__ = ["backup_store", "restore_store"]
 
 
 def _check_dest(dest: Path) -> None:
+    if dest.is_dir():  # was "a file is already there"
+        raise RefusedError(f"{dest}: is a folder; name the backup file to make (in it, say)")
     if dest.exists():
         raise RefusedError(f"{dest}: a file is already there; a backup never overwrites one")
     if not dest.parent.is_dir():
@@ -43,7 +45,12 @@ def _temp(dest: Path) -> Path:
     """The temporary file beside ``dest`` a copy is made in (so a failure leaves no half
     copy), emptied of any earlier attempt's."""
     temp = dest.with_name(f".{dest.name}.partial")
-    temp.unlink(missing_ok=True)
+    try:
+        temp.unlink(missing_ok=True)
+        temp.touch(exist_ok=False)  # a folder that cannot be written: said of ``dest``, not
+        temp.unlink()  # "the store cannot be used: unable to open database file"
+    except OSError as exc:
+        raise RefusedError(f"{dest}: cannot be written ({exc.strerror or exc})") from None
     return temp
 
 
@@ -114,6 +121,8 @@ def restore_store(store: str | None, source: str | os.PathLike[str]) -> int:
     """Make the store named by ``store`` (which must not exist yet) from the backup
     ``source``; the number of events restored."""
     origin = Path(source)
+    if origin.is_dir():
+        raise RefusedError(f"{origin}: is a folder, not a backup file")
     if not origin.is_file():
         raise RefusedError(f"{origin}: no backup here")
     if is_server_url(resolve_db_path(store)):

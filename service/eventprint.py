@@ -165,9 +165,10 @@ def pairing_sheet(svc: Tournaments, event_id: str, round_number: int | None = No
     number = round_number if round_number is not None else state.current_round
     rnd = state.rounds.get(number)
     if rnd is None:
+        from referee.tournament.errors import unpaired
         from service.tournaments import EventRefusedError
 
-        raise EventRefusedError("EV-5.1", f"round {number} has not been paired")
+        raise EventRefusedError("EV-5.1", unpaired(number))
     points = {s.player: s.points for s in state.standings(after_round=number - 1)}
     names = people(state)
     lines: list[PairingLine] = []

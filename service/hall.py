@@ -21,6 +21,7 @@ import msgspec
 
 from referee.tournament import decisions as d
 from referee.tournament.clock import RoundClock, clock_text
+from referee.tournament.errors import unpaired
 from referee.tournament.playoff import round_words
 from referee.tournament.state import Tournament
 from service.tournaments import (
@@ -236,7 +237,7 @@ class Clocks(Tournaments):
         (for the staff: ``service.access.hall_staff``; EV-10.7)."""
         loaded = self._event(event_id)
         if round_number is not None and round_number not in loaded.state.rounds:
-            raise EventRefusedError("EV-9.2", f"round {round_number} has not been paired")
+            raise EventRefusedError("EV-9.2", unpaired(round_number))
         return clock_view(
             loaded.event_id,
             loaded.name,

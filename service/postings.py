@@ -786,6 +786,9 @@ class Posted(msgspec.Struct, kw_only=True):
     current: bool = True
     final_order: bool = False  # the rows are the posting's Swiss rows, listed in final order
     public_key: PublicKey | None = None  # the key that signed its checkpoint, as published
+    seed: int | None = None
+    """Round 1's pairings: the seed of the draw the posting carries (EV-5.6), shown on the
+    sheet so that a player can redo the draw by hand, not only a file's reader."""
 
 
 def swiss_rows_of(shown: Sequence[dict[str, Any]], body: Sequence[dict[str, Any]]) -> bool:
@@ -812,6 +815,9 @@ class PlayerRound(msgspec.Struct, kw_only=True):
     so_far: str = ""
     """A match still being played: the games won so far, for this player first (``W-L-D``,
     a game loss given as a penalty included, EV-8.6); empty once ``result`` is decided."""
+    missed: bool = False
+    """A round a late entry missed (EV-2.3): no table, no opponent; ``result`` says whether
+    it counts as a match loss (EV-2.9) or as not played (EV-I.6)."""
 
 
 class EventBoard(msgspec.Struct, kw_only=True):
@@ -968,11 +974,27 @@ def player_rounds(state: Tournament, player_name: str) -> list[PlayerRound]:
     if who is None:
         raise RefusedError(f"EV-2.1: no player {player_name!r} in this event")
     names = state.names()
-    return [
+    return _missed_rounds(state, who) + [
         _player_round(state, names, who, number, pairing)
         for number in sorted(state.rounds)
         for pairing in state.rounds[number].pairings
         if who in pairing.players
+    ]
+
+
+def _missed_rounds(state: Tournament, who: str) -> list[PlayerRound]:
+    """The rounds a late entry missed, before their first (EV-2.3), as the standings count
+    them: each a match loss when they took them (EV-2.9, ``Tournament.late_losses``), else
+    not played (EV-I.6). Listed so that a record of 0-2-0 before a first match reads as
+    what it is, on the player's page and in the API's history."""
+    entrant = state.players[who]
+    if entrant.entry_round <= 1:
+        return []
+    lost = entrant.late_as_losses is True
+    result = "match loss: late entry (EV-2.9)" if lost else "not played: late entry (EV-I.6)"
+    return [
+        PlayerRound(round=n, table=None, bye=False, opponents=[], result=result, missed=True)
+        for n in range(1, entrant.entry_round)
     ]
 
 
@@ -1175,7 +1197,7 @@ def _line(
     ``standing``, and, when ``own`` (the reader is that player), the calls and reports at
     their table (``paired``: their pairings, where the caller has them indexed,
     ``player_hall``). Anyone else reads the pairings and results only (EV-10.7)."""
-    now = next((h for h in history if h.round == current), None)
+    now = next((h for h in history if h.round == current and not h.missed), None)
     return PlayerLine(
         player=state.players[who].name,
         table=now.table if now else None,
@@ -1379,7 +1401,7 @@ class PlayerIndex:
         if who is None:
             raise RefusedError(f"EV-2.1: no player {player_name!r} in this event")
         state, names = self.state, self.names
-        history = [
+        history = _missed_rounds(state, who) + [
             _player_round(state, names, who, number, pairing)
             for number, _, pairing in self._paired.get(who, [])
         ]

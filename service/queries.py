@@ -201,6 +201,10 @@ class Queries:
             raise RefusedError(f"--status is open or finished, not {query.status!r}")
         if not 1 <= query.limit <= 10_000:
             raise RefusedError("--limit is 1 to 10000")
+        if query.offset < 0:  # SQLite's OFFSET -5 skips none: the first page, unasked
+            raise RefusedError(
+                f"--offset is a count of games to skip, 0 or more, not {query.offset}"
+            )
         since = since_key(query.since) if query.since is not None else None
         query = msgspec.structs.replace(query, game=game, since=since)
         if self.store.read_only and not self.basis.projector.exists():

@@ -118,9 +118,11 @@ def named(store: GameStore) -> str:
 
 
 def name_store(store: GameStore, name: str | None) -> str:
-    """Name the store ``name`` (once), or say its name (named by default when it has none)."""
+    """Name the store ``name`` (once), or say its name: one it has none yet would be given
+    (``default_name``) is said and not written, as ``store_status`` does (a read; the name
+    is written when a hand-over or a replica first records it)."""
     if name is None:
-        return named(store)
+        return replica.store_name(store) or default_name(store)
     name = _check_name(name)
     replica.set_name(store, name)
     return name
@@ -141,8 +143,10 @@ class StoreStatus(msgspec.Struct, kw_only=True):
 
 
 def store_status(store: GameStore) -> StoreStatus:
-    """The store's name, its copies' positions, and what it holds as a replica."""
-    name = named(store)
+    """The store's name, its copies' positions, and what it holds as a replica. A read: a
+    store with no name yet is shown the one it would be given, and left as it was (an
+    archived store's read-only file was refused "cannot be written")."""
+    name = replica.store_name(store) or default_name(store)
     sources, held = replica.status(store)
     return StoreStatus(
         name=name,
@@ -166,13 +170,14 @@ def replicate(
 ) -> Replication:
     """Copy what ``target`` has not yet copied of ``source``'s log, a page (one
     transaction) at a time, until caught up (or ``stop`` is set between pages)."""
-    me = named(target)
-    them = named(source)
-    if me == them:
+    me = replica.store_name(target) or default_name(target)
+    them = replica.store_name(source) or default_name(source)
+    if me == them:  # refused before either store is named (nothing written to them)
         raise RefusedError(
             f"REF-9.1: both stores are named {me!r}; a replica needs a name of its own "
             "('referee --db STORE store name NAME')"
         )
+    me, them = named(target), named(source)
     replica.ensure_tables(target)
     direct = source.direct
     if direct is None:
@@ -309,8 +314,8 @@ def handover(svc: RefereeService, event_id: str, to: str) -> Handover:
 
     to = _check_name(to)
     store = svc.store
+    loaded = svc.parts.events._event(event_id)  # an unknown event: refused, the store unnamed
     me = named(store)
-    loaded = svc.parts.events._event(event_id)
     held = replica.runners(store, [loaded.event_id])
     if held:
         writer, since = held[loaded.event_id]
@@ -367,4 +372,4 @@ def environment_label(text: str | None) -> str:
     """A store named on the command line, for messages (never a password)."""
     from service.stores import parse_store
 
-    return parse_store(text if text is not None else os.environ.get("REFEREE_DB")).label
+    return parse_store(text if text is not None else os.environ.get("REFEREE_DB") or None).label

@@ -537,7 +537,12 @@ class RoomQueue(QueueFold):
             except msgspec.DecodeError:
                 return g.created, ""
         from events.records import event_summary
+        from events.schema import GameCreated
 
+        if isinstance(event, GameCreated) and event.variants:
+            # the game's rule variants (a dozen for a card game) said on every table the
+            # queue lists: the table page has them; here "created" and who sit are enough
+            event = msgspec.structs.replace(event, variants={})
         return event.timestamp, _named(event_summary(event), event, g.players)
 
     def _last_activity(self, gid: str, g: FoldedGame) -> datetime:

@@ -84,7 +84,7 @@ def parse_store(store: str | None) -> StoreSpec:
                 raise ValueError(f"{_safe(store)}: unknown setting {key!r} (known: {offered})")
             env[setting] = value
         return StoreSpec(kind="postgres", db=None, env=env, label=_safe(store))
-    path = store if store is not None else os.environ.get("REFEREE_DB", "referee.db")
+    path = store if store is not None else os.environ.get("REFEREE_DB") or "referee.db"
     return StoreSpec(kind="sqlite", db=path, env={}, label=path)
 
 

@@ -46,7 +46,7 @@ from referee.kit.decks import Deck
 from referee.tournament import decisions as d
 from referee.tournament import facts as f
 from referee.tournament import fixing
-from referee.tournament.errors import Refusal
+from referee.tournament.errors import Refusal, unpaired
 from referee.tournament.model import Entrant, Pairing, Score, Settings, TableKey
 from referee.tournament.playoff import next_game_order, round_words
 from referee.tournament.standings import (
@@ -1903,7 +1903,7 @@ class Tournaments:
         number = round_number if round_number is not None else state.current_round
         rows = pairing_rows(state, number)
         if rows is None:
-            raise EventRefusedError("EV-5.1", f"round {number} has not been paired")
+            raise EventRefusedError("EV-5.1", unpaired(number))
         return rows
 
     def event_standings(self, event_id: str, round_number: int | None = None) -> list[StandingRow]:
@@ -2096,14 +2096,10 @@ class Tournaments:
                 entry_round = fact.player.entry_round
                 if entry_round > 1:
                     player = late(fact.player)
-                    entries.append(
-                        {
-                            "event": number,
-                            "what": "late entry",
-                            "player": player,
-                            "round": entry_round,
-                        }
-                    )
+                    item = {"what": "late entry", "player": player, "round": entry_round}
+                    if fact.player.late_as_losses is True:  # what the standings count (EV-2.9)
+                        item["match_losses"] = entry_round - 1
+                    entries.append({"event": number, **item})
         return {"event_id": event_id.strip(), "entries": entries}
 
     def event_export(self, event_id: str) -> list[str]:
@@ -2247,4 +2243,4 @@ def _check_standings_round(state: Tournament, round_number: int) -> None:
             "EV-4.1", f"there is no round {round_number}: rounds are numbered from 1"
         )
     if round_number not in state.rounds:
-        raise EventRefusedError("EV-4.1", f"round {round_number} has not been paired")
+        raise EventRefusedError("EV-4.1", unpaired(round_number))

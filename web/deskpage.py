@@ -29,6 +29,7 @@ result), sees those forms only; anyone else is refused the page (403).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
@@ -42,7 +43,7 @@ from referee.kit.decks import Deck, SealedDeck, parse_decklist
 from referee.tournament.facts import PENALTY_LEVELS
 from referee.tournament.penalties import INFRACTIONS
 from service.access import AccessDeniedError, Principal, authorize_event
-from service.api import admit, need
+from service.api import EventBoard, EventInfo, admit, need
 from service.bounds import LIST
 from service.errors import RefusedError
 from web import collector, formkeys
@@ -105,12 +106,14 @@ async def desk_page(
     shown = info.ended and bool(audit_asked) and _may(who, "audit")
     audit = await web.run(web.svc.event_audit_named, event) if shown else None
     entries: list[dict[str, Any]] = audit["entries"] if audit else []
+    latest = entries[-AUDIT_SHOWN:]
     said = await formkeys.said(web, who, said_key)
     entrants = sorted(state.players.values(), key=lambda p: p.order)
     settings = state.settings
     deck_game = settings is not None and decks_of(games.load(settings.game)) is not None
     deadline = settings.deck_deadline if settings is not None else 1
     current = state.current_round
+    ended = state.ended_rounds
     return _page(
         render(
             "event_desk.html",
@@ -125,9 +128,15 @@ async def desk_page(
             audit=_may(who, "audit"),
             audit_shown=shown,
             round_minutes=state.round_minutes,
-            to_start=current if current and current not in state.started else 0,
+            # a round already ended is not started afterwards: its mark would say nothing true
+            to_start=current if current and current not in state.started | ended else 0,
             to_end=current if current and current not in state.ended_rounds else 0,
-            audit_lines=[_audit_line(e) for e in entries[-AUDIT_SHOWN:]],
+            last_played=_last_played(info, board),
+            latest_open=bool(current) and info.open_round == current,
+            entries_closed=_entries_closed(info),
+            audit_lines=[_audit_line(e) for e in latest if not _routine(e)],
+            audit_routine=[_audit_line(e) for e in latest if _routine(e)],
+            audit_latest=len(latest),
             audit_count=len(entries),
             names=[p.name for p in entrants],  # one datalist the player fields share
             dropped=sum(1 for p in entrants if p.dropped_after is not None),
@@ -141,6 +150,54 @@ async def desk_page(
             sent=said.form if said and not said.ok else {},
             **formkeys.key_field(),
         )
+    )
+
+
+def _last_played(info: EventInfo, board: EventBoard) -> str:
+    """Why nothing more is paired once the last round has all its results, as the service's
+    refusal says it (the bracket finished, EV-6.3; the Swiss rounds played without a cut,
+    EV-1.3); empty while a round can still be paired. Read from where the event stands,
+    never by trying a pairing (one at 10,000 players takes seconds): the desk offers the
+    end of the event instead of a button that can only be refused."""
+    if info.ended or info.open_round is not None or not info.current_round:
+        return ""
+    if board.playoff and board.stage == "final":
+        return "EV-6.3: the bracket is finished: the event can end"
+    if info.format == "swiss" and not info.cut and 0 < info.rounds <= info.current_round:
+        return (
+            f"EV-1.3: all {info.rounds} Swiss rounds have been played and there is no cut: "
+            "end the event"
+        )
+    return ""
+
+
+def _entries_closed(info: EventInfo) -> str:
+    """Why the event takes no more entries, as the service's refusal says it (EV-2.3: once
+    the cut is made, or once round 1 of an event that is not Swiss is paired); empty while
+    a player may still enter."""
+    if not info.current_round:
+        return ""
+    if info.format != "swiss":
+        return f"EV-2.3: a {info.format} event takes no entries once round 1 is paired"
+    if info.cut_seeds:
+        return "EV-2.3: the Swiss rounds are over: the cut has been made"
+    return ""
+
+
+_BY_ITS_SLIP = re.compile(r" was decided by its slip$")
+
+
+def _routine(entry: dict[str, Any]) -> bool:
+    """Whether an audit entry is the bookkeeping of every result: a table's open games
+    closed as void because its slip decided the match (one per table of a slip-only
+    event: 33 of the 41 entries of a 16-player event walked at the desk). The desk folds
+    them under one line so that the overrides, corrections and penalties the head reads
+    the audit for are not lost among them; the command line and the API list all."""
+    reason = entry.get("reason")
+    return (
+        entry.get("what") == "games voided"
+        and isinstance(reason, str)
+        and _BY_ITS_SLIP.search(reason) is not None
     )
 
 
@@ -283,7 +340,7 @@ async def desk_form(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
             return formkeys.Outcome(
                 True,
                 f"{given.player}: {given.penalty} (penalty {given.number}; the IPG suggests "
-                f"{given.suggested}); {given.effect}",
+                f"{given.suggested}, EV-8.4); {given.effect} (EV-8.6)",
                 201,
             )
         if action == "withdraw":
@@ -359,6 +416,9 @@ async def _register(web: Web, who: Principal, event: str, form: dict[str, str]) 
         f"{entrants[i].name} ({i}, player id {entrants[i].player_id or ''})" for i in made
     )
     late = f"; a late entry, paired from round {before + 1} (EV-2.3)" if before else ""
+    if before and form.get("late_as_losses", "") == "yes":  # what the standings now count
+        missed = "round 1" if before == 1 else f"rounds 1-{before}"
+        late += f", with a match loss for {missed} missed (EV-2.9)"
     return Outcome(True, f"registered {len(made)}: {listed}{late}", 201)
 
 
@@ -373,7 +433,29 @@ async def _correct(web: Web, who: Principal, event: str, form: dict[str, str]) -
     corrected = await web.run_event_write(
         correct, event, asked, f"{table}={result}", reason=reason, by=by
     )
-    return Outcome(True, f"round {corrected} table {table} corrected to {result}: {reason}", 201)
+    said = f"round {corrected} table {table} corrected to {result}: {reason}"
+    info = await web.run(web.svc.event_info, event)
+    return Outcome(True, said + _later_rounds(info, corrected), 201)
+
+
+def _later_rounds(info: EventInfo, corrected: int) -> str:
+    """What a correction of round ``corrected`` leaves as it was when later rounds are
+    already paired (EV-8.3: the standings change, the pairings made stand), and, while the
+    latest Swiss round is still open, the way to pair it again from the corrected standings
+    (a re-pairing keeps its tables with a result, EV-5.12): the head judge's choice, said
+    where the correction is made rather than left to be known."""
+    latest = info.current_round
+    if latest <= corrected:
+        return ""
+    later = (
+        f"round {latest}, paired before it, keeps its pairings"
+        if latest == corrected + 1
+        else f"rounds {corrected + 1}-{latest}, paired before it, keep their pairings"
+    )
+    said = f"; the standings use it; {later} (EV-8.3)"
+    if info.open_round == latest and not info.cut_seeds and info.format == "swiss":
+        said += f"; to pair round {latest} again from the corrected standings, re-pair it (EV-5.12)"
+    return said
 
 
 async def _change(web: Web, who: Principal, event: str, form: dict[str, str]) -> Outcome:

@@ -95,6 +95,7 @@ def _posted(
         current=posting.body == shown or final_order,
         final_order=final_order,
         public_key=web.svc.public_key_of(posting.checkpoint),
+        seed=posting.seed if isinstance(posting.seed, int) else None,
     )
 
 

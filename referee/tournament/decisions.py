@@ -21,7 +21,7 @@ from referee.tournament.brackets import (
     round_robin_round,
     seed_bracket,
 )
-from referee.tournament.errors import Refusal
+from referee.tournament.errors import Refusal, unpaired
 from referee.tournament.facts import (
     ByeAwarded,
     ClockAction,
@@ -312,7 +312,7 @@ def _slip(state: Tournament, number: int, table: int, text: str) -> Score | Plac
     settings = _event(state)
     rnd = state.rounds.get(number)
     if rnd is None:
-        raise Refusal("EV-3.5", f"round {number} has not been paired")
+        raise Refusal("EV-3.5", unpaired(number))
     pairing = rnd.table(table)
     if pairing is None:
         raise Refusal("EV-3.5", f"round {number} has no table {table}")
@@ -386,7 +386,7 @@ def _start_round(state: Tournament, command: StartRound) -> tuple[Fact, ...]:
     _open_event(state)
     number = command.round
     if number not in state.rounds:
-        raise Refusal("EV-5.10", f"round {number} has not been paired")
+        raise Refusal("EV-5.10", unpaired(number))
     if number in state.started:
         raise Refusal("EV-5.10", f"round {number} has already started")
     return (RoundStarted(round=number, by=command.by or msgspec.UNSET),)
@@ -396,7 +396,7 @@ def _end_round(state: Tournament, command: EndRound) -> tuple[Fact, ...]:
     _open_event(state)
     number = command.round
     if number not in state.rounds:
-        raise Refusal("EV-5.10", f"round {number} has not been paired")
+        raise Refusal("EV-5.10", unpaired(number))
     if state.open_round() == number:
         raise Refusal("EV-5.10", f"round {number} still has tables without a result")
     if number in state.ended_rounds:
@@ -724,6 +724,10 @@ def _pair_bracket(state: Tournament, number: int, kind: RoundKind) -> tuple[Fact
     return (RoundPaired(round=following),)
 
 
+MANUAL_NAMED = 4
+"""A refused manual pairing names its first problem and this many more; past them, a count."""
+
+
 def _manual_round(state: Tournament, number: int, spec: dict[str, Any]) -> Any:
     settings = _event(state)
     kind: RoundKind
@@ -737,8 +741,12 @@ def _manual_round(state: Tournament, number: int, spec: dict[str, Any]) -> Any:
     met, byes = state.history()
     check = check_manual(number, kind, spec, state.active(number), state.players, met, byes)
     if check.round is None:
-        first = check.violations[0]
-        more = f" (and {len(check.violations) - 1} more)" if len(check.violations) > 1 else ""
+        # every problem named, a few at most: a pairing typed on a phone is put right at once
+        # rather than one refusal after another ("and 1 more" hid which)
+        first, *rest = check.violations
+        more = "".join(f"; also {v.clause}: {v.reason}" for v in rest[:MANUAL_NAMED])
+        if len(rest) > MANUAL_NAMED:
+            more += f" (and {len(rest) - MANUAL_NAMED} more)"
         raise Refusal(first.clause, first.reason + more)
     return check
 
@@ -775,7 +783,7 @@ def _table(state: Tournament, number: int, table: int) -> Any:
     current = state.tables.get((number, table))
     if current is None:
         if number not in state.rounds:
-            raise Refusal("EV-3.5", f"round {number} has not been paired")
+            raise Refusal("EV-3.5", unpaired(number))
         raise Refusal("EV-3.5", f"round {number} has no table {table}")
     return current
 

@@ -566,7 +566,7 @@ def _withdraw(state: Tournament, command: WithdrawPenalty) -> tuple[Fact, ...]:
             raise Refusal(
                 "EV-8.7",
                 f"the {penalty.penalty} of {name} counts in round {key[0]} table {key[1]}: "
-                "give the table's result without it (--result W-L-D)",
+                "give the table's result without it, as W-L-D",  # every face asks for it: no flag
             )
         from referee.tournament.slips import parse_slip
 

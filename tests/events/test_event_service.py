@@ -384,7 +384,8 @@ def test_ev_2_3_the_named_audit_lists_late_entries_in_one_reading_of_the_log(
 ) -> None:
     """EV-2.3: a player registered after round 1 was paired is a late entry, listed in the
     named audit where it was stored, among the other entries (a drop, a penalty), named as
-    the event names them (two players called Ann: each with their id). The event's log is
+    the event names them (two players called Ann: each with their id), with the match
+    losses counted for the rounds missed where the head asked for them (EV-2.9). The event's log is
     read once for it, and the answer is what the audit and a second reading of the log for
     the late entries made before."""
     from events.codec import decode
@@ -397,23 +398,28 @@ def test_ev_2_3_the_named_audit_lists_late_entries_in_one_reading_of_the_log(
     svc.event_register(event, ["Ann"], allow_similar=True)  # a late entry sharing a name
     svc.event_drop(event, "Cal", reason="ill")
     svc.event_penalize(event, "Ben", "deck-problem")
-    svc.event_register(event, ["Eve"])  # a second late entry, after the drop
+    svc.event_register(event, ["Eve"], late_as_losses=True)  # counted a loss a round missed
     state = svc.event_state(event)
     names = people(state)
     before: dict[str, Any] = svc.event_audit(event)  # the old two readings, as they were
     rows = svc.store.rows(event)
-    late = [
-        {
-            "event": number,
-            "what": "late entry",
-            "player": names.get(fact.player.id, fact.player.name),
-            "round": fact.player.entry_round,
-        }
-        for number, topic, stored in rows
-        if isinstance(fact := to_fact(decode(topic, stored)), f.PlayerRegistered)
-        and fact.player.entry_round > 1
-    ]
+    late: list[dict[str, Any]] = []
+    for number, topic, stored in rows:
+        fact = to_fact(decode(topic, stored))
+        if isinstance(fact, f.PlayerRegistered) and fact.player.entry_round > 1:
+            late.append(
+                {
+                    "event": number,
+                    "what": "late entry",
+                    "player": names.get(fact.player.id, fact.player.name),
+                    "round": fact.player.entry_round,
+                }
+            )
+            if fact.player.late_as_losses is True:  # EV-2.9
+                late[-1]["match_losses"] = fact.player.entry_round - 1
     assert len(late) == 2
+    assert "match_losses" not in late[0]
+    assert late[1]["match_losses"] == 1
     assert late[0]["player"] != "Ann"  # one of two Anns: named with the id
     assert str(late[0]["player"]).startswith("Ann")
     read: list[str] = []

@@ -448,7 +448,8 @@ def test_the_clock_page_controls_for_the_head_and_a_table_referee(
     tom = signed_in(browser, server.base, table_token(store, event, "1", name="Tom"))
     tom.goto(f"{server.base}/events/{event}/clock")
     assert tom.locator("#clock-pause").count() == 0  # the head's alone
-    assert tom.locator("#extend-table option").all_inner_texts() == ["1"]
+    # the table with its players: the referee picks the table they stand at, not a number
+    assert tom.locator("#extend-table option").all_inner_texts() == ["1 · Ann v Ben"]
     tom.context.close()
     with open_service(Path(store)) as svc:
         marks = [line.text for line in svc.event_log(event) if line.kind == "clock-marked"]

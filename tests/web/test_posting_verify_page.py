@@ -295,3 +295,22 @@ def test_the_key_and_the_verify_page_fit_a_phone_and_check_without_script(
             browser.close()
     finally:
         next(running, None)  # the generator stops the server
+
+
+def test_round_ones_sheet_shows_the_seed_its_draw_can_be_redone_from(served: Served) -> None:
+    """EV-5.6: the round-1 pairings posting carries the seed of the draw, but the sheet on
+    the wall did not show it: a player without the file could not redo the draw by hand.
+    The sealed round-1 sheet names it and how each key is made; other sheets do not."""
+    event = served.event
+    with event.svc() as svc:
+        settings = svc.event_state(event.id).settings
+    assert settings is not None
+    seed = settings.seed
+    assert isinstance(seed, int)
+    page = served.client.get(f"/events/{event.id}/pairings?round=1", headers=served.headers())
+    footer = page.text[page.text.index('id="posted"') :]
+    assert f"Round 1 was drawn from seed <b>{seed}</b> (EV-5.6)" in footer
+    assert f"<code>{seed}:1:PLAYER-ID</code>" in footer
+    assert json.loads(served.posting("pairings"))["seed"] == seed  # the file's, the same
+    standings = served.client.get(f"/events/{event.id}/standings?round=1", headers=served.headers())
+    assert 'id="posted-seed"' not in standings.text

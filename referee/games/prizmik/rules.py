@@ -249,7 +249,8 @@ class PrizmikRules(ModularRules[PrizmikState, PrizmikAction]):
         (spaces, rank numbers and lines that are not rows, such as file labels,
         are ignored). Counters are derived from the board. With ``judge`` (the
         default) the end-of-game tests of PZ-10.8 are run as if the player not
-        to move had just acted, and any result is stored; ``judge=False``
+        to move had just acted, a player with no base having lost whoever is to
+        move (PZ-10.16), and any result is stored; ``judge=False``
         leaves the position open so that tests can watch ``apply`` decide.
         Raises ``SetupError`` on anything malformed, including a board on which
         neither player has a base, and a position giving a player more pieces than the game
