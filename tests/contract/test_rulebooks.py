@@ -146,6 +146,7 @@ VARIANTS = {
         "slot_earning",
         "zero_strike",
         "slot_servant",
+        "attacks",
     },
     "gammasphere": {
         "deck_limits",

@@ -33,7 +33,7 @@ one hit per attack with ATK above 0 and per damage effect (CR-I.4); bonus MP ove
 Mana Pool spent first and never refilled (CR-I.6); Summoners start full (CR-I.7); moving
 then attacking allowed (CR-I.8); the defender chooses to counterattack (CR-I.9), at any
 distance, since the texts ask only a Servant with HP left (CR-I.28), as often as it
-survives (CR-I.29);
+survives (CR-I.29); every Servant attacks once a turn (CR-I.26);
 one summon-or-sacrifice (CR-I.27); slots used in the Main phase (CR-I.31), each count
 earns once (CR-I.17); a spent spell goes to the Higher Plane (CR-I.14); the pull carries
 out the Recharge phase (CR-I.23); empty pool and plane forfeits (CR-I.22); effects reach
@@ -41,7 +41,9 @@ the whole board (CR-I.34). Free-text effects are rulings: the model only pays fo
 
 Hidden zones are what the referee knows: a hand is a count plus known crystals; whether
 an unseen crystal may be named is read from the engine's pool knowledge (bookkeeping
-of who saw what, not a rule of play), passed in as ``unaccounted``.
+of who saw what, not a rule of play), passed in as ``unaccounted``. A pool refilled by a
+reshuffle holds just what left the Higher Plane, in view of everyone, until a pull nobody
+saw: a crystal named out of it meanwhile is one of those (CR-12.4).
 """
 
 from __future__ import annotations
@@ -68,6 +70,7 @@ SUPPORTED = {
     "counter_fatigue": ("again", "once"),
     "summon_sacrifice": ("either", "each"),
     "zero_strike": ("no_hit", "hit"),
+    "attacks": ("each", "one"),
 }
 """Variants the model knows (the first of each is the default)."""
 
@@ -153,6 +156,11 @@ class RSide:
     slots_used: int
     summoned: bool
     sacrificed: bool
+    pool_known: Counter[str] = field(default_factory=Counter)
+    attacked: bool = False
+    """Whether the side made an attack this turn (what ``attacks=one`` limits, CR-I.26)."""
+    """What the pool is known to hold: the Higher Plane shuffled into it, until an unseen
+    pull (CR-12.4)."""
 
 
 @dataclass
@@ -205,6 +213,8 @@ def from_engine(state: CrystaleState) -> RState:
             s.slots_used,
             s.summoned,
             s.sacrificed,
+            Counter(s.pool.known.as_dict()),
+            s.attacked,
         )
         for s in state.sides
     ]
@@ -248,6 +258,7 @@ def public(s: RState) -> dict[str, Any]:
                 d.slots_used,
                 d.summoned,
                 d.sacrificed,
+                dict(+d.pool_known),
             )
             for d in s.sides
         ],
@@ -332,7 +343,22 @@ class Reference:
         return unseen > 0 and self.fits(seat, name)
 
     def may_name_from_pool(self, s: RState, seat: int, name: str) -> bool:
-        return s.sides[seat].pool > 0 and self.fits(seat, name)
+        side = s.sides[seat]
+        if side.pool_known[name] > 0:
+            return True
+        unknown = side.pool - sum(side.pool_known.values())
+        return unknown > 0 and self.fits(seat, name)
+
+    def _out_of_pool(self, side: RSide, name: str | None) -> None:
+        """One crystal leaves the pool for the hand, named or unseen (CR-12.4)."""
+        side.pool -= 1
+        side.hand += 1
+        if name is None:
+            side.pool_known = Counter()
+            return
+        side.known[name] += 1
+        if side.pool_known[name]:
+            side.pool_known[name] -= 1
 
     def to_act(self, s: RState) -> set[int]:
         if s.winner is not None:
@@ -453,6 +479,8 @@ class Reference:
             if u is None or t is None or u.seat != seat or u.summoner or u.fatigued:
                 return False
             if u.moved and v["attack_after_move"] == "no":
+                return False
+            if side.attacked and v["attacks"] == "one":
                 return False
             return t.seat != seat and hex_distance(u.tile, t.tile) <= self.reach(u)
         if isinstance(a, m.Cast):
@@ -664,7 +692,7 @@ class Reference:
         for u in s.units.values():
             u.moved = u.fatigued = u.used_effect = False
         side = s.sides[s.active]
-        side.summoned = side.sacrificed = False
+        side.summoned = side.sacrificed = side.attacked = False
         if side.pool == 0 and (side.mp < 50 or sum(side.plane.values()) == 0):
             s.winner = 1 - s.active
 
@@ -704,10 +732,7 @@ class Reference:
             self._start_done(s)
             return s
         if isinstance(a, m.Pull):
-            side.pool -= 1
-            side.hand += 1
-            if a.crystal is not None:
-                side.known[self.crystals[a.crystal].name] += 1
+            self._out_of_pool(side, None if a.crystal is None else self.crystals[a.crystal].name)
             self._gain(side, side.recharge)
             for uid in sorted(s.units):
                 u = s.units.get(uid)
@@ -720,6 +745,7 @@ class Reference:
         elif isinstance(a, m.Reshuffle):
             self._spend(side, 50)
             side.pool += sum(side.plane.values())
+            side.pool_known = Counter(side.plane)  # the pool was empty (CR-12.4)
             side.plane = Counter()
             self._hit(s, seat)
         elif isinstance(a, m.Summon):
@@ -742,6 +768,7 @@ class Reference:
         elif isinstance(a, m.Attack):
             me, them = s.units[a.unit], s.units[a.target]
             me.fatigued = True
+            side.attacked = v["attacks"] == "one"
             self._strike(s, me, them)
             alive = a.target in s.units and not them.summoner and s.winner is None
             reaches = v["counter_range"] == "any" or hex_distance(them.tile, me.tile) <= self.reach(
@@ -787,9 +814,7 @@ class Reference:
                 if s.phase == "promotion":
                     s.promoted.append(a.unit)
             elif isinstance(a, m.SlotServant):
-                side.pool -= 1
-                side.hand += 1
-                side.known[self.crystals[a.crystal].name] += 1
+                self._out_of_pool(side, self.crystals[a.crystal].name)
             else:
                 self._gain(side, side.recharge)
         elif isinstance(a, m.End):

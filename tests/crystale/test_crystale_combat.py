@@ -240,20 +240,37 @@ def test_cr_13_1_the_third_hit_ends_the_battle() -> None:
     assert RULES.legal_actions(state) == []
 
 
-def test_cr_i_26_every_servant_attacks_once_a_turn() -> None:
-    """CR-I.26: fatigue stops the Servant that attacked, not the player's other Servants."""
+def _two_attackers(**kwargs: Any) -> tuple[CrystaleState, int]:
+    """The face-off with a second p1 Servant beside the Reefling, after the Archer's attack
+    (not struck back): the position and the second Servant's number."""
     from referee.games.crystale.board import TILE_INDEX
     from referee.games.crystale.model import Unit
     from referee.games.crystale.position import with_unit
 
-    state = face_off()
+    state = face_off(**kwargs)
     pup = Unit(state.next_id, 0, "Cinderpup", TILE_INDEX["c4"], hp=40)
     state = with_unit(state, pup)
     state = play(state, "attack u3 u4", ("p2", "hold"))  # the Reefling does not strike back
     assert state.phase == "main"
-    assert judge(state, f"attack u{pup.id} u4").legal
+    return state, pup.id
+
+
+def test_cr_i_26_every_servant_attacks_once_a_turn() -> None:
+    """CR-I.26: fatigue stops the Servant that attacked, not the player's other Servants."""
+    state, pup = _two_attackers()
+    assert judge(state, f"attack u{pup} u4").legal
     assert "fatigued" in rejected(state, "attack u3 u4", "CR-8.9")
     assert judge(state, "sacrifice u3").legal  # CR-I.27: fatigue does not stop a sacrifice
+
+
+def test_cr_i_26_a_table_may_allow_one_attack_a_turn() -> None:
+    """CR-I.26 one: the player's one attack is made; another Servant makes none this turn,
+    and the next turn the player attacks again."""
+    state, pup = _two_attackers(variants={"attacks": "one"})
+    assert "one attack a turn" in rejected(state, f"attack u{pup} u4", "CR-I.26")
+    assert RULES.observe(state)["seats"]["p1"]["attacked_this_turn"] is True
+    state = play(state, "end", "done", "pull", "end", "done", "pull")
+    assert judge(state, f"attack u{pup} u4").legal
 
 
 def test_cr_i_28_a_defender_strikes_back_whatever_the_distance() -> None:

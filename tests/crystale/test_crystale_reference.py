@@ -27,7 +27,12 @@ VARIANTS = [
     {},
     {"counterattack": "always", "bonus_mp": "within_cap", "start_mp": "zero"},
     {"attack_after_move": "no", "counter_range": "in_range", "promotion_hp": "keep_damage"},
-    {"counter_fatigue": "once", "summon_sacrifice": "each", "trigger_order": "printed"},
+    {
+        "counter_fatigue": "once",
+        "summon_sacrifice": "each",
+        "trigger_order": "printed",
+        "attacks": "one",
+    },
     {"slot_phase": "promotion", "slot_earning": "again", "zero_strike": "hit"},
 ]
 

@@ -166,6 +166,42 @@ def test_cr_12_4_shuffled_crystals_are_hidden_again() -> None:
     assert knowledge.seen.count("Flame Lance") == 1
     state = _pool(state, 0, 0, {"Flame Lance": 1})
     state = play(state, "end", "pull", "end", "reshuffle")
+    assert state.sides[0].pool.known.as_dict() == {"Flame Lance": 1}  # all the pool holds
+    state = play(state, "pull")
     knowledge = state.sides[0].knowledge
     assert knowledge is not None
     assert knowledge.seen.count("Flame Lance") == 0
+
+
+def test_cr_12_4_a_reshuffled_pool_holds_only_what_left_the_higher_plane() -> None:
+    """CR-12.4 (and REF-1.6): everyone saw the Higher Plane go into the empty pool, so a
+    crystal named out of it before an unseen pull must be one of those."""
+    state = _pool(started(), 0, 0, {"Cinderpup": 1, "Flame Lance": 2}, mp=120)
+    state = play(state, "reshuffle")
+    reason = rejected(state, "pull Kiln Surge", "CR-12.3")
+    assert reason == (
+        "p1's pool holds only the crystals shuffled into it (1 Cinderpup, 2 Flame Lance); "
+        "Kiln Surge is not one of them"
+    )
+    after = play(state, "pull Flame Lance")
+    assert after.sides[0].hand.known.count("Flame Lance") == 1
+    assert after.sides[0].pool.known.as_dict() == {"Cinderpup": 1, "Flame Lance": 1}
+    # an unseen pull may have taken any of them: the pool is a plain count again
+    after = play(state, "pull", "end", "pull", "end")
+    assert after.sides[0].pool.known.total == 0
+    assert judge(after, "pull Kiln Surge").legal
+
+
+def test_cr_12_4_crystals_put_back_unseen_leave_what_the_hand_was_known_to_hold() -> None:
+    """A shown Servant may be among crystals put back into the pool unseen (an adjustment,
+    CR-11.2): it is unaccounted for again, so it may be named when it comes out."""
+    from tests.crystale.test_crystale_promotion import adjust
+
+    state = play(started(), "pull")  # the hand shows two Cinderpups
+    state = adjust(state, "move p1 hand>pool; move p1 hand>plane Cinderpup")
+    side = state.sides[0]
+    assert side.hand.known.total == 0
+    assert side.knowledge is not None
+    assert side.knowledge.seen.count("Cinderpup") == 1  # the one in the Higher Plane
+    state = adjust(state, "move p1 hand>plane Cinderpup; move p1 hand>plane Cinderpup")
+    assert judge(state, "summon Cinderpup @c2").legal  # the fourth may still be in the hand

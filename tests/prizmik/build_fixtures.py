@@ -4,7 +4,9 @@ Run from the repository root::
 
     python -m tests.prizmik.build_fixtures
 
-Games are found by search with the engine itself: a seeded, mildly greedy
+The perft table is counted by the independent reference model (``reference.py``) alone, so
+that the engine is judged by it; the positions it starts from are listed below. Games are
+found by search with the engine itself: a seeded, mildly greedy
 random player (it prefers captures and promotions) plays many games, and for
 each wanted ending the shortest game that shows it is kept. Everything is
 deterministic, so rerunning reproduces the same files unless the rules change,
@@ -19,64 +21,207 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from referee.games.prizmik import PrizmikAction, PrizmikState
+from tests.prizmik import reference as ref
 from tests.prizmik.helpers import FIXTURES, PLAYERS, RULES, start
+from tests.prizmik.oracle import TABLES, reference_perft, start_name, table_of
 
 MAX_PLIES = 200
 
-# A hand-built position with every kind of piece in contact, for perft beyond
-# the quiet opening. Rank 8 first; red upper case, blue lower case.
-TACTICAL = """
-. . f . b . . .
-. X . . s . . .
-. . X . . h . .
-. S . x . . . .
-. . h . X . . .
-. . . H . . x .
-. . . . . H . .
-. . B . F . . .
-"""
-
-
-def perft(state: PrizmikState, depth: int) -> int:
-    """Number of action sequences of length ``depth`` (leaf positions)."""
-    actions = RULES.legal_actions(state)
-    if depth == 1:
-        return len(actions)
-    return sum(perft(RULES.apply(state, a), depth - 1) for a in actions)
+# Where perft starts, besides the start under every table of ``oracle.TABLES``: (name, what
+# it exercises, position line of PZ-9.5, variants, deepest depth stored). Deeper depths
+# take the reference model up to half a minute each; the tests run the cheap ones always.
+PERFT_POSITIONS: list[tuple[str, str, str, dict[str, str], int]] = [
+    (
+        "tactical, red to act",
+        "every kind of piece in contact: all three kinds of capture, blocked two-step moves",
+        "2f1b3/1X2s3/2X2h2/1S1x4/2h1X3/3H2x1/5H2/2B1F3 r 1/1 0 0",
+        {},
+        3,
+    ),
+    (
+        "tactical, blue to act",
+        "the same with blue to act",
+        "2f1b3/1X2s3/2X2h2/1S1x4/2h1X3/3H2x1/5H2/2B1F3 b 1/1 1 0",
+        {},
+        3,
+    ),
+    (
+        "mid-game",
+        "36 plies into a game: a blue ship on red's home rank, fighters of both near their "
+        "far ranks",
+        "2b1b1b1/H7/8/2s5/2HX4/4x3/7X/F1B1h1BH r 2/3 36 4",
+        {},
+        3,
+    ),
+    (
+        "mid-game, quiet limit two actions away",
+        "PZ-10.11: the game is drawn after two more actions without a capture or promotion",
+        "2b1b1b1/H7/8/2s5/2HX4/4x3/7X/F1B1h1BH r 2/3 60 38",
+        {"quiet_limit": "40"},
+        4,
+    ),
+    (
+        "promotions, red to act",
+        "PZ-7: red promotes by a move (d7-d8), a capture (d7xe8) or a deploy (a7>a8), blue by "
+        "a move or a deploy onto rank 1",
+        "2f1x1f1/S2X4/8/8/8/8/4x2s/2F3F1 r 2/1 30 5",
+        {},
+        4,
+    ),
+    (
+        "promotions, blue to act",
+        "the same with blue to act",
+        "2f1x1f1/S2X4/8/8/8/8/4x2s/2F3F1 b 2/1 30 5",
+        {},
+        4,
+    ),
+    (
+        "far-rank step",
+        "PZ-10.5: red's fighter on a8 (a1 taken) promotes by stepping to b8 (b1 empty)",
+        "X1f2f2/8/8/8/8/8/8/B1F3F1 r 1/1 40 2",
+        {},
+        4,
+    ),
+    (
+        "far-rank step, far_rank_step=no",
+        "PZ-10.5: the same fighter stepping along rank 8 does not promote",
+        "X1f2f2/8/8/8/8/8/8/B1F3F1 r 1/1 40 2",
+        {"far_rank_step": "no"},
+        4,
+    ),
+    (
+        "waiting fighters",
+        "PZ-10.15 by default: red fighters wait on d8 and e8 above a red and a blue ship on "
+        "d1 and e1; nothing promotes when those ships leave",
+        "2fXX1f1/8/8/8/8/8/8/2FHh1F1 r 2/2 20 3",
+        {},
+        4,
+    ),
+    (
+        "waiting fighters, waiting_promotion=yes",
+        "PZ-10.15: a red fighter promotes when the ship below it leaves, whoever moves it",
+        "2fXX1f1/8/8/8/8/8/8/2FHh1F1 r 2/2 20 3",
+        {"waiting_promotion": "yes"},
+        4,
+    ),
+    (
+        "last base",
+        "PZ-8.1: red's ship takes blue's last base at once (d7xd8)",
+        "3b4/3H4/8/8/8/8/2x5/2F5 r 0/1 50 10",
+        {},
+        4,
+    ),
+    (
+        "last ship",
+        "PZ-8.2: blue's fighter takes red's last ship (f4xe4), and red, with no fighter, "
+        "can never take a base again",
+        "6f1/8/8/8/4Hx2/8/8/BB6 b 0/1 20 3",
+        {},
+        4,
+    ),
+    (
+        "no legal action",
+        "PZ-10.6: blue's c7-b7 leaves red with nothing to do: red loses",
+        "Xb6/x1h5/8/8/8/8/8/B7 b 1/1 0 0",
+        {},
+        5,
+    ),
+    (
+        "no legal action, no_legal_action=draw",
+        "PZ-10.6: the same, drawn",
+        "Xb6/x1h5/8/8/8/8/8/B7 b 1/1 0 0",
+        {"no_legal_action": "draw"},
+        5,
+    ),
+    (
+        "closed files",
+        "PZ-10.13 by default: blue's f4xe4 takes the last ship with a base at an end of every "
+        "file; play goes on",
+        "4bbbb/8/8/X7/4Hx2/8/8/BBBB4 b 1/1 0 0",
+        {},
+        4,
+    ),
+    (
+        "closed files, impossible_test=files",
+        "PZ-10.13: the same capture draws",
+        "4bbbb/8/8/X7/4Hx2/8/8/BBBB4 b 1/1 0 0",
+        {"impossible_test": "files"},
+        4,
+    ),
+    (
+        "fleets in contact",
+        "PZ-10.3: ships and stacks next to enemy full fleets, which they may take",
+        "2f2f2/1S2H3/8/8/8/8/4h1s1/3F1F2 r 2/2 10 0",
+        {},
+        3,
+    ),
+    (
+        "fleets in contact, fleet_capturable=no",
+        "PZ-10.3: the same fleets cannot be taken",
+        "2f2f2/1S2H3/8/8/8/8/4h1s1/3F1F2 r 2/2 10 0",
+        {"fleet_capturable": "no"},
+        3,
+    ),
+    (
+        "set up by hand",
+        "PZ-10.16: bases off their home ranks (a red one on e8, blue ones on c6 and e1), "
+        "fighters on rank 1 and 8 from the start",
+        "x3B3/8/2b5/3S4/4x3/8/8/1X2b1F1 r 3/2 0 0",
+        {},
+        4,
+    ),
+    (
+        "over when read: no base",
+        "PZ-10.16: blue has no base, so red has won whoever is to act; nothing is legal",
+        "8/8/8/3x4/8/8/8/B7 r 3/3 0 0",
+        {},
+        1,
+    ),
+    (
+        "over when read: neither can take a base",
+        "PZ-10.8: red has no ship or fighter, blue a fighter but no reserve: drawn",
+        "4b3/8/8/8/8/8/8/B3x3 r 0/0 0 0",
+        {},
+        1,
+    ),
+]
 
 
 def build_perft() -> dict[str, Any]:
+    """Perft counts by the reference model alone (``reference.py`` and the variant names
+    of ``oracle.table_of``), never by the engine, so that the engine can be judged by them."""
     entries: list[dict[str, Any]] = []
-    for name, variants, depth in (
-        ("initial", {}, 5),
-        ("initial setup_files=bdf", {"setup_files": "bdf"}, 4),
-        ("initial setup_files=abc", {"setup_files": "abc"}, 4),
-        ("initial fleet_capturable=no", {"fleet_capturable": "no"}, 4),
-    ):
-        state = start(**variants)
+    for variants in [*TABLES, {"setup_files": "abc"}]:
+        model = ref.start(table_of(variants))
+        # five actions never bring the sides into contact, so the variants other than the
+        # files change nothing there: the default and other files go one deeper
+        depth = 5 if set(variants) <= {"setup_files"} else 4
+        entries.append(
+            {
+                "name": start_name(variants),
+                "about": "the start (PZ-3, PZ-10.1)",
+                "line": ref.position_line(model),
+                "variants": variants,
+                "perft": {str(d): reference_perft(model, d) for d in range(1, depth + 1)},
+            }
+        )
+    for name, about, line, variants, depth in PERFT_POSITIONS:
+        model = ref.read_line(line, table_of(variants))
         entries.append(
             {
                 "name": name,
+                "about": about,
+                "line": line,
                 "variants": variants,
-                "perft": {str(d): perft(state, d) for d in range(1, depth + 1)},
-            }
-        )
-    for turn in ("red", "blue"):
-        state = RULES.position(TACTICAL, turn=turn, reserves=(1, 1))
-        entries.append(
-            {
-                "name": f"tactical, {turn} to move",
-                "diagram": TACTICAL.strip().splitlines(),
-                "turn": turn,
-                "reserves": [1, 1],
-                "variants": {},
-                "perft": {str(d): perft(state, d) for d in range(1, 4)},
+                "perft": {str(d): reference_perft(model, d) for d in range(1, depth + 1)},
             }
         )
     return {
-        "description": "Counts of legal action sequences (perft) computed by the PRIZMIK "
-        "engine; depths 1 and 2 of the initial positions are also reasoned out by hand in "
-        "tests/prizmik/test_prizmik_perft.py.",
+        "description": "Counts of legal action sequences (perft: the leaves of the game tree "
+        "so many actions deep; a finished game has none below it) from PZ-9.5 position lines "
+        "under the table's variants, computed by the independent reference model "
+        "tests/prizmik/reference.py, never by the engine; depths 1 to 4 of the default start "
+        "are also reasoned out by hand in tests/prizmik/test_prizmik_perft.py.",
         "positions": entries,
     }
 

@@ -21,47 +21,7 @@ from hypothesis import strategies as st
 from referee.games.prizmik import PrizmikState
 from tests.prizmik import reference as ref
 from tests.prizmik.helpers import RULES, setup, start
-
-TABLES: list[dict[str, str]] = [
-    {},
-    {"fleet_capturable": "no"},
-    {"far_rank_step": "no"},
-    {"waiting_promotion": "yes"},
-    {"waiting_promotion": "yes", "far_rank_step": "no"},
-    {"impossible_test": "files"},
-    {"no_legal_action": "draw", "quiet_limit": "40"},
-    {"setup_files": "abh"},
-    {"setup_files": "bdf", "fleet_capturable": "no", "waiting_promotion": "yes"},
-]
-
-
-def table_of(variants: dict[str, str]) -> ref.Table:
-    """The reference's table for the engine's variant switches."""
-    quiet = variants.get("quiet_limit", "off")
-    return ref.Table(
-        setup_files=variants.get("setup_files", "ceg"),
-        fleet_capturable=variants.get("fleet_capturable", "yes") == "yes",
-        no_legal_action=variants.get("no_legal_action", "loss"),
-        quiet_limit=0 if quiet == "off" else int(quiet),
-        far_rank_step=variants.get("far_rank_step", "yes") == "yes",
-        impossible_test=variants.get("impossible_test", "pieces"),
-        waiting_promotion=variants.get("waiting_promotion", "no") == "yes",
-    )
-
-
-def engine_actions(state: PrizmikState) -> set[str]:
-    return {RULES.notation(a) for a in RULES.legal_actions(state)}
-
-
-def agree(state: PrizmikState, model: ref.Position, where: str) -> None:
-    """Board, side to act, reserves, counters and result are the same in both."""
-    assert state.board == ref.board_letters(model), where
-    assert RULES.position_text(state) == ref.position_line(model), where
-    outcome = RULES.outcome(state)
-    ended = (outcome.status, outcome.winner, outcome.clause) if outcome.over else None
-    assert ended == model.ended, where
-    if not outcome.over:
-        assert engine_actions(state) == ref.actions(model), where
+from tests.prizmik.oracle import TABLES, agree, engine_actions, table_of
 
 
 def probes(rng: random.Random, model: ref.Position, count: int) -> list[str]:

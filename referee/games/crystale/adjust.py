@@ -15,7 +15,6 @@ import msgspec
 
 from referee.games.crystale.board import ELEMENT_ALIASES, LETTER_OF, TILE_INDEX
 from referee.games.crystale.catalog import Book
-from referee.games.crystale.decks import check_named
 from referee.games.crystale.model import HIT_BOX, SEATS, SLOT_THRESHOLDS, CrystaleState, Side, Unit
 from referee.games.crystale.position import (
     crystal_of,
@@ -23,11 +22,14 @@ from referee.games.crystale.position import (
     hand_check,
     kill,
     occupant,
+    out_of_sight,
+    pool_check,
     promote_unit,
     put_in_plane,
     settle,
     spend_mp,
     take_from_hand,
+    take_from_pool,
     with_side,
     with_unit,
 )
@@ -212,7 +214,7 @@ def _check_source(book: Book, side: Side, seat: int, change: MoveCard, name: str
         if side.pool.count == 0:
             return Verdict.illegal(FIT, f"{change.seat}'s pool is empty")
         if name is not None:
-            return check_named(book, side.knowledge, name, NAMED)
+            return pool_check(book, side, seat, name, NAMED)
         return LEGAL
     if source == "hand":
         if name is None:
@@ -335,7 +337,7 @@ def _apply_draw(state: CrystaleState, change: DrawCards, _: None) -> CrystaleSta
     seat = SEATS.index(change.seat)
     side = state.sides[seat]
     side = replace(
-        side, pool=side.pool.take_unseen(change.count), hand=side.hand.put_unseen(change.count)
+        out_of_sight(side, "pool", change.count), hand=side.hand.put_unseen(change.count)
     )
     return with_side(state, seat, side)
 
@@ -391,17 +393,9 @@ def _moved(state: CrystaleState, change: MoveCard) -> CrystaleState:
     name = crystal.name if crystal is not None else None
     # out of the source zone
     if source == "pool":
-        if name is None:
-            side = replace(side, pool=side.pool.take_unseen(1))
-        else:
-            knowledge = side.knowledge.with_seen(name) if side.knowledge is not None else None
-            side = replace(side, pool=side.pool.take_known(name), knowledge=knowledge)
+        side = out_of_sight(side, "pool", 1) if name is None else take_from_pool(side, name)
     elif source == "hand":
-        side = (
-            replace(side, hand=side.hand.take_unseen(1))
-            if name is None
-            else take_from_hand(side, name)
-        )
+        side = out_of_sight(side, "hand", 1) if name is None else take_from_hand(side, name)
     else:
         if name is None:
             raise ValueError("name is missing: only an entry its check allowed is carried out")

@@ -10,7 +10,6 @@ import msgspec
 from referee.games.crystale import model
 from referee.games.crystale.board import NEIGHBOURS, TILE_NAMES, distance
 from referee.games.crystale.catalog import Crystal, Effect, Kind
-from referee.games.crystale.decks import check_named
 from referee.games.crystale.effects import check_targets, rulings_for
 from referee.games.crystale.engine import seat_index
 from referee.games.crystale.model import (
@@ -22,12 +21,12 @@ from referee.games.crystale.model import (
     SLOT_THRESHOLDS,
     CrystaleAction,
     CrystaleState,
-    Side,
     Unit,
 )
 from referee.games.crystale.position import (
     crystal_of,
     hand_check,
+    pool_check,
     recharge_effects,
     summoner_id,
     take_from_hand,
@@ -74,6 +73,7 @@ REACHED = "CR-12.2"
 NAMED = "CR-12.3"
 MULLIGAN = "CR-I.5"
 MOVE_THEN_ATTACK = "CR-I.8"
+ONE_ATTACK = "CR-I.26"
 SLOT_PHASE = "CR-I.31"
 ONE_PROMOTION = "CR-I.19"
 SEALED_SUMMONER = "CR-I.24"
@@ -111,17 +111,17 @@ def _find(state: CrystaleState, name: str, clause: str) -> tuple[Crystal | None,
 
 
 def _from_pool(
-    state: CrystaleState, side: Side, name: str, kind: Kind, *, clause: str, not_it: str
+    state: CrystaleState, seat: int, name: str, kind: Kind, *, clause: str, not_it: str
 ) -> Verdict:
-    """A crystal of ``kind`` named to come out of ``side``'s pool: in the catalog, of that
+    """A crystal of ``kind`` named to come out of ``seat``'s pool: in the catalog, of that
     kind (else ``clause``, the reason naming the crystal's own kind and then ``not_it``),
-    and one the registered pool can still hold (the named-crystal clause)."""
+    and one the pool can still hold (the named-crystal clause)."""
     crystal, verdict = _find(state, name, NAMED)
     if crystal is None:
         return verdict
     if crystal.kind != kind:
         return Verdict.illegal(clause, f"{crystal.name} is a {crystal.kind} crystal{not_it}")
-    return check_named(state.book, side.knowledge, crystal.name, NAMED)
+    return pool_check(state.book, state.sides[seat], seat, crystal.name, NAMED)
 
 
 def _wrong_phase(state: CrystaleState, wanted: str) -> Verdict:
@@ -178,7 +178,7 @@ def _check_declare(state: CrystaleState, action: model.Declare, seat: int) -> Ve
             SEALED_SUMMONER, f"{_who(seat)}'s Summoner {side.summoner} is already on the board"
         )
     return _from_pool(
-        state, side, action.crystal, "summoner", clause=SEALED_SUMMONER, not_it=", not a Summoner"
+        state, seat, action.crystal, "summoner", clause=SEALED_SUMMONER, not_it=", not a Summoner"
     )
 
 
@@ -218,7 +218,7 @@ def _check_pull(state: CrystaleState, action: model.Pull, seat: int) -> Verdict:
             return Verdict.illegal(
                 NAMED, f"{crystal.name} is a Summoner; it is on the board, never in the pool"
             )
-        verdict = check_named(state.book, side.knowledge, crystal.name, NAMED)
+        verdict = pool_check(state.book, side, seat, crystal.name, NAMED)
         if not verdict:
             return verdict
     return Verdict(rulings=_recharge_rulings(state, seat))
@@ -534,6 +534,11 @@ def _check_attack(state: CrystaleState, action: model.Attack, seat: int) -> Verd
         return Verdict.illegal(
             FATIGUE, f"{_unit_label(unit)} already attacked this turn and is fatigued"
         )
+    if state.sides[seat].attacked:
+        return Verdict.illegal(
+            ONE_ATTACK,
+            f"{_who(seat)} already attacked this turn; this table rules one attack a turn",
+        )
     if unit.moved and state.table.attack_after_move == "no":
         return Verdict.illegal(
             MOVE_THEN_ATTACK,
@@ -642,7 +647,7 @@ def _check_slot_servant(state: CrystaleState, action: model.SlotServant, seat: i
         )
     verdict = _from_pool(
         state,
-        side,
+        seat,
         action.crystal,
         "servant",
         clause=SLOT_SERVANT,

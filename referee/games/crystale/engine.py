@@ -26,6 +26,7 @@ from referee.games.crystale.position import (
     effective_atk,
     gain_mp,
     kill,
+    out_of_sight,
     place_summoner,
     promote_unit,
     put_in_plane,
@@ -33,11 +34,13 @@ from referee.games.crystale.position import (
     settle,
     spend_mp,
     take_from_hand,
+    take_from_pool,
     with_side,
     with_unit,
 )
 from referee.kit.dispatch import Dispatch
 from referee.kit.multiset import Multiset
+from referee.kit.zones import HiddenZone
 from referee.outcomes import ONGOING, Outcome
 
 __all__ = ["ENTRY_EFFECTS", "apply", "apply_action", "next_turn", "outcome", "seat_index", "to_act"]
@@ -76,9 +79,8 @@ def _apply_mulligan(state: CrystaleState, action: model.Mulligan, seat: int) -> 
         state,
         seat,
         replace(
-            side,
+            out_of_sight(side, "hand", side.hand.count),
             pool=side.pool.put_unseen(side.hand.count),
-            hand=side.hand.take_unseen(side.hand.count),
         ),
     )
 
@@ -186,13 +188,8 @@ def _pull_named(state: CrystaleState, side: Side, crystal: str) -> Side:
     """``side`` with the named crystal taken from its pool into its hand, seen from now on
     (a pull naming its crystal, CR-6.1; a slot spent on a Servant, CR-9)."""
     name = _canonical(state, crystal)
-    knowledge = side.knowledge.with_seen(name) if side.knowledge is not None else None
-    return replace(
-        side,
-        pool=side.pool.take_known(name),
-        hand=side.hand.put_known(name),
-        knowledge=knowledge,
-    )
+    side = take_from_pool(side, name)
+    return replace(side, hand=side.hand.put_known(name))
 
 
 def _close_start(state: CrystaleState) -> CrystaleState:
@@ -216,13 +213,13 @@ def _apply_pull(state: CrystaleState, action: model.Pull, seat: int) -> Crystale
     side = state.sides[seat]
     if state.phase == "start":
         side = replace(
-            side, pool=side.pool.take_unseen(action.count), hand=side.hand.put_unseen(action.count)
+            out_of_sight(side, "pool", action.count), hand=side.hand.put_unseen(action.count)
         )
         return with_side(state, seat, side)
     if action.crystal is not None:
         side = _pull_named(state, side, action.crystal)
     else:
-        side = replace(side, pool=side.pool.take_unseen(1), hand=side.hand.put_unseen(1))
+        side = replace(out_of_sight(side, "pool", 1), hand=side.hand.put_unseen(1))
     side = gain_mp(side, side.recharge)
     state = with_side(state, seat, side)
     for unit, _crystal, effect in recharge_effects(state, seat):
@@ -234,16 +231,13 @@ def _apply_pull(state: CrystaleState, action: model.Pull, seat: int) -> Crystale
 @ENTRY_EFFECTS.register(model.Reshuffle)
 def _apply_reshuffle(state: CrystaleState, action: model.Reshuffle, seat: int) -> CrystaleState:
     side = spend_mp(state.sides[seat], RESHUFFLE_MP)
-    knowledge = side.knowledge
-    if knowledge is not None:
-        for name in side.plane:
-            knowledge = knowledge.with_unseen(name)
+    # the pool was empty and everyone saw what went in: until a crystal is pulled unseen,
+    # those crystals are all it holds (CR-12.4)
     side = replace(
         side,
         hits=side.hits - 1,
-        pool=side.pool.put_unseen(side.plane.total),
+        pool=HiddenZone(side.pool.owner, side.plane.total, side.plane),
         plane=Multiset(),
-        knowledge=knowledge,
     )
     return settle(with_side(state, seat, side))
 
@@ -293,6 +287,8 @@ def _strike_back(state: CrystaleState, defender: Unit, attacker: Unit) -> Crysta
 def _apply_attack(state: CrystaleState, action: model.Attack, seat: int) -> CrystaleState:
     attacker = replace(state.units[action.unit], attacked=True)
     state = with_unit(state, attacker)
+    if state.table.attacks == "one":  # CR-I.26: the side's one attack of the turn
+        state = with_side(state, seat, replace(state.sides[seat], attacked=True))
     state = _strike(state, attacker, state.units[action.target])
     defender = state.units.get(action.target)
     if defender is None or defender.summoner or state.result is not None:
@@ -377,7 +373,7 @@ def _begin_turn(state: CrystaleState) -> CrystaleState:
     state = with_side(
         replace(state, units=units, promoted=(), counter=None),
         seat,
-        replace(side, summoned=False, sacrificed=False),
+        replace(side, summoned=False, sacrificed=False, attacked=False),
     )
     if side.pool.count == 0 and (side.mp < RESHUFFLE_MP or side.plane.total == 0):
         why = (

@@ -80,6 +80,7 @@ class Table(msgspec.Struct, frozen=True, gc=False):
     slot_earning: str = "once"
     zero_strike: str = "no_hit"
     slot_servant: str = "hand"
+    attacks: str = "each"
 
 
 class Unit(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
@@ -114,7 +115,8 @@ class Side(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     and used, whether the turn's one summon or sacrifice was made, and whether the
     opening hand was shown. ``summoned`` is the turn's one summon or sacrifice; under the
     ``summon_sacrifice=each`` variant it is the summon only and ``sacrificed`` the
-    sacrifice (CR-I.27).
+    sacrifice (CR-I.27). ``attacked`` says whether one of its Servants attacked this turn
+    (the one attack of the ``attacks=one`` variant, CR-I.26).
     """
 
     knowledge: DeckKnowledge | None
@@ -133,6 +135,7 @@ class Side(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     summoned: bool = False
     sacrificed: bool = False
     shown: bool = False
+    attacked: bool = False
 
 
 class Result(msgspec.Struct, frozen=True, gc=False):

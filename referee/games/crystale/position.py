@@ -27,7 +27,9 @@ __all__ = [
     "kill",
     "max_hp",
     "occupant",
+    "out_of_sight",
     "place_summoner",
+    "pool_check",
     "promote_unit",
     "put_in_plane",
     "recharge_effects",
@@ -36,6 +38,7 @@ __all__ = [
     "start_mp",
     "summoner_id",
     "take_from_hand",
+    "take_from_pool",
     "with_side",
     "with_unit",
 ]
@@ -129,6 +132,52 @@ def take_from_hand(side: Side, name: str) -> Side:
     if not side.hand.known.count(name) and knowledge is not None:
         knowledge = knowledge.with_seen(name)
     return replace(side, hand=side.hand.take_known(name), knowledge=knowledge)
+
+
+def out_of_sight(side: Side, zone: str, n: int) -> Side:
+    """``side`` with ``n`` crystals gone unseen out of its ``zone`` (``hand`` or ``pool``),
+    into another hidden zone of the seat. Any of them may have been a crystal known to be
+    there, so none is known to be there any longer, and those crystals are unaccounted for
+    again (CR-12.4): each may be named once more when it comes out, as at the table."""
+    pile: HiddenZone = getattr(side, zone)
+    knowledge = side.knowledge
+    if knowledge is not None:
+        for name in pile.known:
+            knowledge = knowledge.with_unseen(name)
+    return msgspec.structs.replace(side, **{zone: pile.take_unseen(n)}, knowledge=knowledge)
+
+
+def pool_check(book: Book, side: Side, seat: int, name: str, clause: str) -> Verdict:
+    """Whether ``name`` can come out of ``seat``'s pool (CR-12.3): known to be there, or
+    one of its unknown crystals may be it. A pool refilled from the Higher Plane holds just
+    the crystals everyone saw go in until one is pulled unseen (CR-12.4)."""
+    pool = side.pool
+    if pool.known.count(name):
+        return LEGAL
+    if pool.count and pool.unknown == 0:
+        return Verdict.illegal(
+            clause,
+            f"{SEATS[seat]}'s pool holds only the crystals shuffled into it "
+            f"({pool.known.text()}); {name} is not one of them",
+        )
+    return check_named(book, side.knowledge, name, clause)
+
+
+def take_from_pool(side: Side, name: str) -> Side:
+    """``name`` leaves the pool face up; a crystal not known to be there is now seen.
+
+    A pool known in full that lacks ``name`` is met only replaying a record made before
+    CR-12.4 said what a reshuffled pool holds (today's check refuses such a pull, and
+    verify reports it): what the pool was known to hold is then let go, not raised on."""
+    pool, knowledge = side.pool, side.knowledge
+    if not pool.known.count(name) and pool.unknown == 0:
+        if knowledge is not None:
+            for known in pool.known:
+                knowledge = knowledge.with_unseen(known)
+        pool = HiddenZone(pool.owner, pool.count)
+    if not pool.known.count(name) and knowledge is not None:
+        knowledge = knowledge.with_seen(name)
+    return replace(side, pool=pool.take_known(name), knowledge=knowledge)
 
 
 def _servants_in(state: CrystaleState, plane: Multiset) -> int:

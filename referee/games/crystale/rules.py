@@ -128,6 +128,13 @@ VARIANTS = (
         "The Servant a promotion slot takes from the pool goes into the hand (hand, the "
         "default), or onto a free tile next to the Summoner, placed by an adjustment (board).",
     ),
+    switch(
+        "attacks",
+        ("each", "one"),
+        "CR-I.26",
+        "Every Servant of the player may attack once a turn (each, the default), or the "
+        "player makes one attack a turn with one Servant (one).",
+    ),
 )
 
 SETUP_FIELDS = (

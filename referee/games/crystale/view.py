@@ -142,6 +142,7 @@ def observe(state: CrystaleState, viewer: str = REFEREE) -> dict[str, Any]:
             },
             "summoned_this_turn": side.summoned,
             "sacrificed_this_turn": side.sacrificed,
+            "attacked_this_turn": side.attacked,
             "opening_shown": side.shown,
         }
         if _may_see(viewer, seat):  # REF-6.6: what its seat and the referee saw put there
@@ -173,6 +174,7 @@ def observe(state: CrystaleState, viewer: str = REFEREE) -> dict[str, Any]:
             "slot_earning": state.table.slot_earning,
             "zero_strike": state.table.zero_strike,
             "slot_servant": state.table.slot_servant,
+            "attacks": state.table.attacks,
         },
     }
 
