@@ -98,6 +98,7 @@ if TYPE_CHECKING:
     )
     from service.pipeline import (
         Need,
+        Terms,
         admit,
         admit_game_early,
         as_caller,
@@ -105,6 +106,7 @@ if TYPE_CHECKING:
         need,
         ruling_action,
         serving,
+        under_terms,
         with_terms,
     )
     from service.postings import (
@@ -241,6 +243,7 @@ __all__ = [
     "RoomView",
     "StandingRow",
     "SyncOutcome",
+    "Terms",
     "Undone",
     "VerifyReport",
     "admit",
@@ -289,6 +292,7 @@ __all__ = [
     "swiss_rows_of",
     "table_results",
     "toolkit",
+    "under_terms",
     "with_terms",
 ]
 
@@ -332,6 +336,8 @@ _HOME = {
     "need": "service.pipeline",
     "serving": "service.pipeline",
     "ruling_action": "service.pipeline",
+    "Terms": "service.pipeline",
+    "under_terms": "service.pipeline",
     "with_terms": "service.pipeline",
     "BracketView": "service.eventprint",
     "GamePlace": "service.eventprint",
