@@ -161,9 +161,13 @@ class EventFixes(Tournaments):
         assert isinstance(fact, f.DecklistAttached)
         return loaded.state.players[fact.player].name
 
-    def event_missing_decks(self, event_id: str) -> list[str]:
-        """In an event of a game played with decks, the active players of the next (or
-        open) round with no event decklist, by name (EV-2.8): what pairing warns about."""
+    def event_missing_decks(self, event_id: str, *, unlocked: bool = False) -> list[str]:
+        """In an event of a game played with decks, the active players with no event
+        decklist, by name (EV-2.8), each named where it is still of use: by default those
+        whose list the latest round's pairing locked (what that pairing warns about, and
+        that round's slips); with ``unlocked``, those who may still hand one in, before the
+        next pairing (the desk). A list locked at an earlier round is not named again at
+        every later pairing: after the lock only the head judge can do anything about it."""
         from referee import games
         from referee.capabilities import decks_of
 
@@ -172,8 +176,19 @@ class EventFixes(Tournaments):
         assert state.settings is not None
         if decks_of(games.load(state.settings.game)) is None:
             return []
-        number = state.open_round() or state.current_round or 1
-        return [e.name for e in state.active(number) if e.id not in loaded.decks]
+        number = state.current_round
+        if unlocked:
+            return [
+                e.name
+                for e in state.active(number + 1)
+                if e.id not in loaded.decks and fixing.decklist_lock_round(state, e.id) > number
+            ]
+        number = max(number, 1)
+        return [
+            e.name
+            for e in state.active(number)
+            if e.id not in loaded.decks and fixing.decklist_lock_round(state, e.id) == number
+        ]
 
     def event_penalty_lines(self, event_id: str) -> list[PenaltyLine]:
         """The event's penalties in order, each with where it took effect (EV-8.6) and

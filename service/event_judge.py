@@ -70,9 +70,10 @@ def _commands(state: Tournament, fact: f.Fact) -> d.Command | None:
             return d.Drop(player=player, reason=reason)
         case f.ByeAwarded(player=player, round=number, reason=reason):
             return d.AwardBye(player=player, round=number, reason=reason)
-        case f.RoundPaired(round=rnd, override=override):
+        case f.RoundPaired(round=rnd, override=override, by=by):
             if override is not None:
-                return d.PairManual(spec=_spec(state, rnd), reason=override)
+                who = by if isinstance(by, str) else ""
+                return d.PairManual(spec=_spec(state, rnd), reason=override, by=who)
             return d.PairNext()
         case f.CutMade():
             return d.PairNext()

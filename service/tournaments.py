@@ -1426,7 +1426,7 @@ class Tournaments:
         loaded = self._event(event_id)
         # EV-5.11: a manual pairing's reason is required, never filled in
         command: d.Command = (
-            d.PairManual(spec=manual, reason=reason)
+            d.PairManual(spec=manual, reason=reason, by=by)
             if manual is not None
             else d.PairNext(ranking=loaded.ranking())  # the kept standings, not summed again
         )
@@ -2047,6 +2047,7 @@ class Tournaments:
                     "what": "manual pairing",
                     "round": fact.round.number,
                     "reason": fact.override or "",
+                    "by": fact.by if isinstance(fact.by, str) else "",  # who, when recorded
                     "warnings": [f"{w.clause}: {w.reason}" for w in fact.warnings],
                 }
             elif isinstance(fact, f.PairingChanged):

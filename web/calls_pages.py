@@ -3,15 +3,15 @@ page (``/events/ID/me/...``), anyone at a game's table page calls a judge to it
 (``/games/ID/call``), and referees claim, escalate and resolve calls from ``/queue``.
 
 Each form posts, the service decides (``service.calls``, with the request's principal),
-and the answer is a redirect to the page (post/redirect/get: a reload asks the page again);
-a refusal is a short page naming the clause (status 400 or 403), nothing stored. Like every
-page form, each carries an idempotency key made when its page was rendered
-(``web.formkeys``): the same post sent again (a reload of the post, a double click, the back
-button's copy) is carried out once and redirected as the first was. A refused post leaves its
-key free (nothing was stored), so the form corrected and sent again from the same page is
-carried out. The pages
-themselves read the hall through the event's board and the queue, so the forms work the same
-with JavaScript off.
+and the answer is a redirect (post/redirect/get: a reload asks the page again): to the page
+when carried out, and to the form's own address with ``?said=KEY`` when refused, whose page
+names the clause and draws the form again as typed (nothing stored). Like every page form,
+each carries an idempotency key made when its page was rendered (``web.formkeys``): the same
+post sent again (a reload of the post, a double click, the back button's copy) is carried
+out once and redirected as the first was. A refused post leaves its key free (nothing was
+stored; the refusal is kept under a key of its own), so the form corrected and sent again
+from the same page is carried out. The pages themselves read the hall through the event's
+board and the queue, so the forms work the same with JavaScript off.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 from urllib.parse import quote
 
-from litestar import Request, Response, post
+from litestar import Request, Response, get, post
 from litestar.params import FromPath
 from litestar.response import Redirect
 
@@ -90,13 +90,21 @@ class Again(NamedTuple):
     bounds: dict[str, int]
 
 
-def _said(request: AnyRequest, who: Principal, text: str, back: str, form: dict[str, str]) -> str:
+def _said(
+    request: AnyRequest, who: Principal, said: formkeys.Outcome, back: str, form: dict[str, str]
+) -> str:
     """The refusal page: why, the way back, and the form again when it has a typed field."""
     fields = [(name, value, LABELS.get(name, "")) for name, value in form.items()]
     typed = any(label for _, _, label in fields)
     again = Again(request.url.path, formkeys.new_key(), fields, BOUNDS) if typed else None
     return render(
-        "calls_said.html", who=who, text=text, back=back, again=again, idem_field=formkeys.FIELD
+        "calls_said.html",
+        who=who,
+        text=said.message,
+        status=said.status,
+        back=back,
+        again=again,
+        idem_field=formkeys.FIELD,
     )
 
 
@@ -112,13 +120,17 @@ class _Refused(Exception):
 
 async def _act(
     request: AnyRequest, form: dict[str, str], back: str, fn: Any, *args: Any, **kwargs: Any
-) -> Response[str] | Redirect:
+) -> Redirect:
     """Run the hall command ``fn(who, *args)`` on the writer once per the form's key
     (``web.formkeys``), then send the browser ``back`` (303; to a table page with
-    ``?said=KEY``, which it shows; a player's page and the queue show the call itself). A refusal
-    is a page of its own saying why, and leaves the key free: a player's page is kept per
-    event version (``web.eventpages``) and hands out the same key until something is
-    recorded, so the form corrected and sent again from that page must be carried out."""
+    ``?said=KEY``, which it shows; a player's page and the queue show the call itself).
+
+    A refusal is answered 303 too, to the form's own address with ``?said=KEY``
+    (``refusal``): its page says why, with the form again as typed, and a reload of it is
+    a read, never the post sent again. The refusal is kept under a key of its own and the
+    form's key is left free: a player's page is kept per event version
+    (``web.eventpages``) and hands out the same key until something is recorded, so the
+    form corrected and sent again from that page must be carried out."""
     web: Web = web_of(request)
     who = web.principal(request)  # without a token: the sign-in page (SIGN_IN)
     key = form.pop(formkeys.FIELD, "").strip()
@@ -126,7 +138,7 @@ async def _act(
         key = formkeys.new_key()  # a form without one (a script): carried out once all the same
     too_long = _too_long(form)
     if too_long:  # refused as the API refuses it, before anything runs; the key stays free
-        return _page(_said(request, who, too_long, back, form), 422)
+        return await _refused(request, web, who, formkeys.Outcome(False, too_long, 422, form))
 
     async def run() -> formkeys.Outcome:
         try:
@@ -143,12 +155,44 @@ async def _act(
     try:
         said = await formkeys.once(web, who, request.url.path, form, key, run)
     except _Refused as refused:  # nothing stored, the key released by ``once``
-        return _page(_said(request, who, refused.text, back, form), refused.status)
+        outcome = formkeys.Outcome(False, refused.text, refused.status, form)
+        return await _refused(request, web, who, outcome)
     if not said.ok:  # the key sent before with other values, or still being carried out
-        return _page(_said(request, who, said.message, back, form), said.status)
+        return await _refused(request, web, who, said)
     if back.startswith("/games/"):  # the table page shows what a form did (``?said=KEY``)
         back += f"?said={quote(said.key, safe='')}#said"
     return Redirect(path=back, status_code=303)
+
+
+async def _refused(
+    request: AnyRequest, web: Web, who: Principal, outcome: formkeys.Outcome
+) -> Redirect:
+    """Keep a refused hall form's outcome under a key of its own (``formkeys.note``: the
+    form's key stays free) and send the browser to the form's address, which shows it."""
+    if not outcome.key:
+        outcome = await formkeys.note(web, who, outcome)
+    shown = quote(outcome.key, safe="")
+    return Redirect(path=f"{request.url.path}?said={shown}#said", status_code=303)
+
+
+async def refusal(request: AnyRequest, back: str) -> Response[str] | Redirect:
+    """``GET`` of a hall form's address after its refusal (``?said=KEY``): the refusal
+    page, why with its clause and the form again as typed under a fresh key, for as long as
+    ``formkeys.FLASH_SECONDS``; without a fresh refusal, the page the form is on."""
+    web: Web = web_of(request)
+    who = web.principal(request)  # without a token: the sign-in page (SIGN_IN)
+    said = await formkeys.said(web, who, request.query_params.get("said"))
+    if said is None or said.ok:
+        return Redirect(path=back, status_code=303)
+    if request.url.path.startswith("/queue/"):
+        back = _queue_back(said.form)
+    return _page(_said(request, who, said, back, said.form), 200)
+
+
+def _queue_back(form: dict[str, str]) -> str:
+    """Where a queue form leads back to: its ``back`` field, a page of the queue only."""
+    back = form.get("back", "/queue")
+    return back if back.startswith("/queue") and "//" not in back else "/queue"
 
 
 def _text(form: dict[str, str], field: str) -> str:
@@ -163,17 +207,26 @@ def _form_route(path: str) -> post:
     return post(path, include_in_schema=False, status_code=303, opt=SIGN_IN)
 
 
+def _refusal_route(path: str) -> get:
+    """The ``GET`` of a form's route: its refusal's page (``refusal``), as ``_form_route``."""
+    return get(path, include_in_schema=False, opt=SIGN_IN)
+
+
 async def _as_player(
     request: AnyRequest, event_id: str, form: dict[str, str], fn: Any, *args: Any, **kwargs: Any
-) -> Response[str] | Redirect:
+) -> Redirect:
     """``_act`` for a form of a player's own page: the command on ``event_id``, then back
     to that page."""
-    back = f"/events/{quote(event_id)}/me"
+    back = _player_back(event_id)
     return await _act(request, form, back, fn, event_id, *args, **kwargs)
 
 
+def _player_back(event_id: str) -> str:
+    return f"/events/{quote(event_id)}/me"
+
+
 @_form_route("/events/{event_id:str}/me/call")
-async def my_call(request: AnyRequest, event_id: FromPath[str]) -> Response[str] | Redirect:
+async def my_call(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
     form = await _form(request)
     call = web_of(request).svc.call_as
     return await _as_player(
@@ -182,7 +235,7 @@ async def my_call(request: AnyRequest, event_id: FromPath[str]) -> Response[str]
 
 
 @_form_route("/events/{event_id:str}/me/report")
-async def my_report(request: AnyRequest, event_id: FromPath[str]) -> Response[str] | Redirect:
+async def my_report(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
     form = await _form(request)
     report = web_of(request).svc.report_as
     return await _as_player(
@@ -190,10 +243,24 @@ async def my_report(request: AnyRequest, event_id: FromPath[str]) -> Response[st
     )
 
 
+@_refusal_route("/events/{event_id:str}/me/call")
+async def my_call_refused(request: AnyRequest, event_id: FromPath[str]) -> Response[str] | Redirect:
+    return await refusal(request, _player_back(event_id))
+
+
+@_refusal_route("/events/{event_id:str}/me/report")
+async def my_report_refused(
+    request: AnyRequest, event_id: FromPath[str]
+) -> Response[str] | Redirect:
+    return await refusal(request, _player_back(event_id))
+
+
 @_form_route("/events/{event_id:str}/me/reports/{report:int}/{answer:str}")
 async def my_answer(
     request: AnyRequest, event_id: FromPath[str], report: FromPath[int], answer: FromPath[str]
 ) -> Response[str] | Redirect:
+    """Confirm or dispute the opponent's report; another word in the address is no form
+    (404, a page: nothing was posted from a page there, nothing to reload)."""
     form = await _form(request)
     svc = web_of(request).svc
     if answer not in ("confirm", "dispute"):
@@ -209,8 +276,15 @@ async def my_answer(
     )
 
 
+@_refusal_route("/events/{event_id:str}/me/reports/{report:int}/{answer:str}")
+async def my_answer_refused(
+    request: AnyRequest, event_id: FromPath[str], report: FromPath[int], answer: FromPath[str]
+) -> Response[str] | Redirect:
+    return await refusal(request, _player_back(event_id))
+
+
 @_form_route("/games/{game_id:str}/call")
-async def game_call(request: AnyRequest, game_id: FromPath[str]) -> Response[str] | Redirect:
+async def game_call(request: AnyRequest, game_id: FromPath[str]) -> Redirect:
     form = await _form(request)
     svc = web_of(request).svc
     return await _act(
@@ -223,17 +297,40 @@ async def game_call(request: AnyRequest, game_id: FromPath[str]) -> Response[str
     )
 
 
+@_refusal_route("/games/{game_id:str}/call")
+async def game_call_refused(
+    request: AnyRequest, game_id: FromPath[str]
+) -> Response[str] | Redirect:
+    return await refusal(request, f"/games/{quote(game_id)}")
+
+
 @_form_route("/queue/calls/{event_id:str}/{call:int}/{step:str}")
 async def queue_step(
     request: AnyRequest, event_id: FromPath[str], call: FromPath[int], step: FromPath[str]
-) -> Response[str] | Redirect:
+) -> Redirect:
     form = await _form(request)
-    back = form.get("back", "/queue")
-    if not back.startswith("/queue") or "//" in back:
-        back = "/queue"
+    back = _queue_back(form)
     svc = web_of(request).svc
     text = _text(form, "note" if step == "resolve" else "reason")
     return await _act(request, form, back, svc.call_step_as, event_id, call, step, text)
 
 
-CALLS_PAGES = [my_call, my_report, my_answer, game_call, queue_step]
+@_refusal_route("/queue/calls/{event_id:str}/{call:int}/{step:str}")
+async def queue_step_refused(
+    request: AnyRequest, event_id: FromPath[str], call: FromPath[int], step: FromPath[str]
+) -> Response[str] | Redirect:
+    return await refusal(request, "/queue")
+
+
+CALLS_PAGES = [
+    my_call,
+    my_report,
+    my_answer,
+    game_call,
+    queue_step,
+    my_call_refused,
+    my_report_refused,
+    my_answer_refused,
+    game_call_refused,
+    queue_step_refused,
+]

@@ -102,7 +102,9 @@ async def desk_page(
     board, _ = await web.run(web.svc.event_board, event, None, with_standings=False)
     info = await web.run(web.svc.event_info, event)
     state = await web.run(web.svc.event_state, event)
-    missing = await web.run(web.svc.event_missing_decks, event) if not info.ended else []
+    missing = (  # who may still hand in a list before the next pairing (EV-2.8)
+        await web.run(web.svc.event_missing_decks, event, unlocked=True) if not info.ended else []
+    )
     shown = info.ended and bool(audit_asked) and _may(who, "audit")
     audit = await web.run(web.svc.event_audit_named, event) if shown else None
     entries: list[dict[str, Any]] = audit["entries"] if audit else []

@@ -570,6 +570,10 @@ TITLE_SLOT: Final = f"<!--title-{secrets.token_hex(12)}-->"
 REGION_SLOT: Final = f"<!--region-{secrets.token_hex(12)}-->"
 RANK_SLOT: Final = f"<!--rank-{secrets.token_hex(12)}-->"
 KEY_SLOT: Final = f"<!--idem-{secrets.token_hex(12)}-->"
+NO_RANK: Final = "–"
+"""A player's rank on their page before they have played a round: their figures are of
+nothing (EV-I.3: the standings leave them blank) and so is a rank ordered by the floors
+alone (registration order, the draw), which read as a place in the event."""
 
 
 async def player_frame(web: Web, event_id: str, version: int) -> tuple[Piece, ...]:
@@ -616,6 +620,8 @@ def player_pieces(
     cache = cache_of(web)
     title = cache.piece(("text", me.player), lambda: str(escape(me.player)))
     rank = me.standing.get("rank") if me.standing else None
+    if me.standing and me.standing.get("mw") is None:
+        rank = NO_RANK  # no round played yet: a rank of nothing (EV-I.3's blank)
     unranked = (
         msgspec.structs.replace(me, standing={**me.standing, "rank": None}) if me.standing else me
     )
@@ -887,25 +893,39 @@ async def _verify_html(
 
 
 @get("/events/{event_id:str}/verify", include_in_schema=False, opt=SIGN_IN)
-async def verify_page(request: AnyRequest, event_id: FromPath[str]) -> Response[str] | Redirect:
+async def verify_page(
+    request: AnyRequest,
+    event_id: FromPath[str],
+    said_key: Annotated[str | None, QueryParameter(name="said")] = None,
+) -> Response[str] | Redirect:
     """Check a posting: paste or upload it, the key filled in with the event's published
-    one; the answer comes from the same check as ``referee event verify``."""
+    one; the answer comes from the same check as ``referee event verify``. ``?said=KEY``
+    (the form's redirect) shows the answer of the check just made, with the key typed."""
     web = web_of(request)
     who = web.principal(request)  # without a token: the sign-in page (SIGN_IN)
-    return _page(await _verify_html(web, who, event_id, key=None))
+    said = await formkeys.said(web, who, said_key)
+    if said is None:
+        return _page(await _verify_html(web, who, event_id, key=None))
+    typed = said.form.get("public_key", "")
+    if not said.ok:
+        return _page(await _verify_html(web, who, event_id, key=typed, refused=said.message))
+    report = msgspec.convert(said.data["report"], PostingReport)
+    return _page(await _verify_html(web, who, event_id, key=typed, report=report))
 
 
 @post(
     "/events/{event_id:str}/verify",
     include_in_schema=False,
-    status_code=200,
+    status_code=303,
     opt=SIGN_IN,
     request_max_body_size=VERIFY_BODY_LIMIT,
 )
-async def verify_form(request: AnyRequest, event_id: FromPath[str]) -> Response[str] | Redirect:
+async def verify_form(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
     """The verify page's form: the posting (the file uploaded, else the text pasted) and the
-    key, checked by ``Postings.verify_event_posting``; a posting or key that cannot be read
-    is answered in one line on the same page (400), with what was typed kept."""
+    key, checked by ``Postings.verify_event_posting``; then a redirect to the page with
+    ``?said=KEY`` (``formkeys.note``: the answer, or why the posting or key cannot be read,
+    with the key typed), so a reload of the answer reads it again rather than sending the
+    posting again. The check stores nothing: there is nothing to carry out once per key."""
     from service.api import public_key_text, read_posting
     from service.errors import RefusedError
 
@@ -919,6 +939,7 @@ async def verify_form(request: AnyRequest, event_id: FromPath[str]) -> Response[
     if not raw.strip():
         raw = str(data.get("posting") or "").encode()
     typed = str(data.get("public_key") or "").strip()
+    kept = {"public_key": typed}
     try:
         if not raw.strip():
             raise RefusedError("no posting given: paste its text or choose its file")
@@ -927,10 +948,14 @@ async def verify_form(request: AnyRequest, event_id: FromPath[str]) -> Response[
         report: PostingReport = await web.run(
             web.svc.verify_event_posting, event_id.strip(), posting, key
         )
+        outcome = formkeys.Outcome(
+            True, report.answer, 200, kept, {"report": msgspec.to_builtins(report)}
+        )
     except RefusedError as exc:
-        html = await _verify_html(web, who, event_id, key=typed, refused=str(exc))
-        return _page(html, status=400)
-    return _page(await _verify_html(web, who, event_id, key=typed, report=report))
+        outcome = formkeys.Outcome(False, str(exc), 400, kept)
+    said = await formkeys.note(web, who, outcome)
+    target = f"/events/{quote(event_id.strip(), safe='')}/verify?said={quote(said.key, safe='')}"
+    return Redirect(path=f"{target}#verify", status_code=303)
 
 
 LIVE_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}

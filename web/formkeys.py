@@ -24,7 +24,7 @@ from service.access import Principal
 from service.idempotency import fingerprint
 from web.context import Web
 
-__all__ = ["FIELD", "FLASH_SECONDS", "Outcome", "new_key", "once", "said"]
+__all__ = ["FIELD", "FLASH_SECONDS", "Outcome", "new_key", "note", "once", "said"]
 
 FIELD = "idem"
 """The hidden field's name in every page form."""
@@ -39,24 +39,38 @@ class Outcome:
     the values sent (kept on a refusal, so the page can show them again)."""
 
     def __init__(
-        self, ok: bool, message: str, status: int = 200, form: Mapping[str, str] | None = None
+        self,
+        ok: bool,
+        message: str,
+        status: int = 200,
+        form: Mapping[str, str] | None = None,
+        data: Mapping[str, Any] | None = None,
     ) -> None:
         self.ok = ok
         self.message = message
         self.status = status
         self.form = dict(form or {})
+        self.data = dict(data or {})
+        """What else the page shows after the redirect (a posting check's answer), as JSON."""
         self.key = ""
         """The key the outcome is kept under (its redirect's ``?said=``)."""
 
     def saved(self) -> str:
-        return json.dumps(
-            {"ok": self.ok, "message": self.message, "status": self.status, "form": self.form}
-        )
+        kept = {"ok": self.ok, "message": self.message, "status": self.status, "form": self.form}
+        if self.data:  # left out when empty: the outcomes kept before it read the same
+            kept["data"] = self.data
+        return json.dumps(kept)
 
     @classmethod
     def load(cls, body: str, key: str = "") -> Outcome:
         data = json.loads(body)
-        outcome = cls(bool(data["ok"]), str(data["message"]), int(data["status"]), data["form"])
+        outcome = cls(
+            bool(data["ok"]),
+            str(data["message"]),
+            int(data["status"]),
+            data["form"],
+            data.get("data"),
+        )
         outcome.key = key
         return outcome
 
@@ -91,7 +105,7 @@ async def once(
     if claim.state == "done":
         return Outcome.load(claim.body, key)
     if claim.state == "mismatch":
-        return await _noted(
+        return await note(
             web,
             who,
             Outcome(
@@ -103,7 +117,7 @@ async def once(
             ),
         )
     if claim.state == "pending":
-        return await _noted(
+        return await note(
             web,
             who,
             Outcome(
@@ -126,8 +140,10 @@ async def once(
     return outcome
 
 
-async def _noted(web: Web, who: Principal, outcome: Outcome) -> Outcome:
-    """Keep an outcome that stored nothing under a key of its own, for its redirect."""
+async def note(web: Web, who: Principal, outcome: Outcome) -> Outcome:
+    """Keep an outcome that stored nothing under a key of its own, for its redirect: a
+    refusal that must leave the form's own key free (a hall form, ``web.calls_pages``), a
+    posting's check (nothing to carry out once), or a key sent before with other values."""
     outcome.key = new_key()
     stored = _PREFIX + outcome.key
     await web.run(web.keys.claim, who.token_id, stored, "")

@@ -157,11 +157,27 @@ async def queue_page(
     )
 
 
+SIGN_IN_REFUSED = "The token is unknown or revoked."
+"""What the sign-in page says after a wrong token (``?refused=token``)."""
+
+
 @get("/login", include_in_schema=False)
 async def login_page(
-    request: AnyRequest, next_: Annotated[str, QueryParameter(name="next")] = "/"
+    request: AnyRequest,
+    next_: Annotated[str, QueryParameter(name="next")] = "/",
+    refused: Annotated[str | None, QueryParameter(name="refused")] = None,
+    retry: Annotated[int | None, QueryParameter(name="retry", ge=0)] = None,
 ) -> Response[str]:
-    return _page(render("login.html", who=None, next=_safe_next(next_)))
+    """The sign-in form; after a refused sign-in's redirect (``?refused=token``, or
+    ``?refused=limit&retry=N`` past the failed-authentication limit) it says why. The
+    words are the page's own, never taken from the address, and the token is never in it."""
+    error = ""
+    if refused == "token":
+        error = SIGN_IN_REFUSED
+    elif refused == "limit":
+        wait = f"retry in {retry} s" if retry is not None else "retry in a moment"
+        error = f"Too many failed authentications from this address or with this token; {wait}."
+    return _page(render("login.html", who=None, next=_safe_next(next_), error=error))
 
 
 def _safe_next(target: str | None) -> str:
@@ -171,7 +187,10 @@ def _safe_next(target: str | None) -> str:
 
 
 @post("/login", include_in_schema=False, status_code=303)
-async def login(request: AnyRequest) -> Response[str] | Redirect:
+async def login(request: AnyRequest) -> Redirect:
+    """Sign in with a token (kept in a cookie), then ``next``. A wrong token is answered
+    303 too, to the sign-in page saying why (``?refused=``): a reload of that page never
+    sends the token again (counted again, it would only lengthen the wait)."""
     web = web_of(request)
     form = await request.form()
     token = str(form.get("token", "")).strip()
@@ -182,22 +201,17 @@ async def login(request: AnyRequest) -> Response[str] | Redirect:
         holder = await web.run(web.tokens.identify, token)
     except TokenRefusedError as refused:
         web_log_refusal(request, f"sign-in refused: {refused}")
-        why = str(refused)
-        status, retry = 401, ""
-        if token:  # a wrong token counts as the API's do (429 past the limit), no way around it
+        why, headers = "token", {}
+        if token:  # a wrong token counts as the API's do (limited past the limit)
             host = request.client.host if request.client else "?"
             try:
                 web.failed_auth.failed(host, token)
             except TooManyRequestsException as over:
-                status, why = 429, str(over.detail)
                 retry = (over.headers or {}).get("Retry-After", "")
-        page = _page(
-            render("login.html", who=None, next=target, error=why[0].upper() + why[1:] + "."),
-            status,
-        )
-        if retry:
-            page.headers["Retry-After"] = retry
-        return page
+                why = "limit" + (f"&retry={retry}" if retry.isdigit() else "")
+                headers = {"Retry-After": retry} if retry else {}
+        query = f"next={quote(target, safe='/')}&refused={why}"
+        return Redirect(path=f"/login?{query}", status_code=303, headers=headers)
     if target == "/" and holder.role == "player":
         target = "/events"  # a player's own pages are in their events, not the games' list
     cookie = Cookie(

@@ -139,10 +139,12 @@ class PairNext(_Command, frozen=True, kw_only=True):
 
 
 class PairManual(_Command, frozen=True, kw_only=True):
-    """Pair the next round by hand (EV-5.11): ``spec`` is the parsed --manual file."""
+    """Pair the next round by hand (EV-5.11): ``spec`` is the parsed --manual file; ``by``
+    who pairs it (kept with the pairing for the audit; none: unset)."""
 
     spec: dict[str, Any]
     reason: str
+    by: str = ""
 
 
 class ChangePairing(_Command, frozen=True, kw_only=True):
@@ -751,7 +753,9 @@ def _manual_round(state: Tournament, number: int, spec: dict[str, Any]) -> Any:
     return check
 
 
-def _pair_manual(state: Tournament, spec: dict[str, Any], reason: str) -> tuple[Fact, ...]:
+def _pair_manual(
+    state: Tournament, spec: dict[str, Any], reason: str, by: str = ""
+) -> tuple[Fact, ...]:
     _open_event(state)
     if not reason.strip():
         raise Refusal("EV-5.11", "a manual pairing needs a reason")
@@ -759,7 +763,14 @@ def _pair_manual(state: Tournament, spec: dict[str, Any], reason: str) -> tuple[
     if open_round is not None:
         raise Refusal("EV-5.10", f"round {open_round} is still open")
     check = _manual_round(state, state.current_round + 1, spec)
-    return (RoundPaired(round=check.round, override=reason, warnings=check.warnings),)
+    return (
+        RoundPaired(
+            round=check.round,
+            override=reason,
+            warnings=check.warnings,
+            by=by or msgspec.UNSET,
+        ),
+    )
 
 
 def _change_pairing(
@@ -960,7 +971,7 @@ _DECISIONS: dict[type, Callable[[Tournament, Any], tuple[Fact, ...]]] = {
     Drop: lambda state, c: _drop(state, c.player, c.reason),
     AwardBye: _award_bye,
     PairNext: lambda state, c: _pair_next(state, c.ranking),
-    PairManual: lambda state, c: _pair_manual(state, c.spec, c.reason),
+    PairManual: lambda state, c: _pair_manual(state, c.spec, c.reason, c.by),
     ChangePairing: lambda state, c: _change_pairing(state, c.spec, c.reason, c.by),
     LinkGame: lambda state, c: _link(state, c.round, c.table, c.game),
     RecordGameResult: lambda state, c: _game_result(state, c.game, c.placings),

@@ -88,11 +88,15 @@ class ByeAwarded(_Fact, frozen=True, kw_only=True, tag="bye-awarded"):
 
 class RoundPaired(_Fact, frozen=True, kw_only=True, tag="round-paired"):
     """A round's pairings; ``override`` is the reason for a manual pairing (EV-5.11),
-    ``warnings`` what the audit should show about it (rematches, second byes)."""
+    ``warnings`` what the audit should show about it (rematches, second byes), ``by`` who
+    paired it by hand (the staff member's name: the audit names them, as a re-pairing's),
+    unset on an engine's pairing and on pairings stored before it was recorded, so those
+    keep their bytes and hash."""
 
     round: Round
     override: str | None = None
     warnings: tuple[Violation, ...] = ()
+    by: str | msgspec.UnsetType = msgspec.UNSET
 
 
 class PairingChanged(_Fact, frozen=True, kw_only=True, tag="pairing-changed"):

@@ -399,6 +399,8 @@ def test_a_round_paired_by_hand_with_two_byes_is_audited(tmp_path: Path) -> None
     entries = as_json(db, "event", "audit", event)["entries"]
     assert entries[0]["what"] == "manual pairing"
     assert entries[0]["reason"] == "travel byes"
+    assert entries[0]["by"] == "Hana"  # who paired by hand, as a re-pairing names them
+    assert any(t.startswith("round 1 (swiss) paired by hand by Hana (travel byes)") for t in texts)
 
 
 def test_ev_2_2_register_with_a_player_id(tmp_path: Path) -> None:

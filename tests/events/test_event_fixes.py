@@ -335,6 +335,35 @@ def test_ev_2_8_decklists_until_the_deadline_with_the_games_deck_size(tmp_path: 
     assert "EV-2.8" in err
 
 
+def test_ev_2_8_pairing_names_a_missing_list_once_when_it_locks(tmp_path: Path) -> None:
+    """EV-2.8: a pairing warns of the players whose list it locked without one; a later
+    pairing names them no more (the organizer's walk: every player at every pairing), only
+    a late entry whose own first round it is; the desk's list before pairing names those
+    who may still hand one in."""
+    db = tmp_path / "s.db"
+    event = new_event(db, "--rounds", "3", names=EIGHT[:4])
+    deck = tmp_path / "deck.txt"
+    deck.write_text(DECK_TEXT)
+    ok(db, "event", "deck", event, "Ann", "--deck", str(deck))
+    code, _, err = call(db, "event", "pair", event)
+    assert code == 0
+    assert err.count("has no decklist") == 3, err
+    ok(db, "event", "result", event, "1=2-0-0", "2=2-0-0")
+    ok(db, "event", "register", event, "--player", "Eve")  # a late entry: round 2 locks hers
+    with open_service(db) as svc:
+        assert svc.event_missing_decks(event, unlocked=True) == ["Eve"]
+    code, _, err = call(db, "event", "pair", event)
+    assert code == 0
+    assert err.strip() == "warning: Eve has no decklist (EV-2.8)", err
+    with open_service(db) as svc:
+        assert svc.event_missing_decks(event) == ["Eve"]  # the slips of round 2
+        assert svc.event_missing_decks(event, unlocked=True) == []
+    ok(db, "event", "result", event, *[f"{n}=2-0-0" for n in (1, 2)])
+    code, _, err = call(db, "event", "pair", event)
+    assert code == 0
+    assert "decklist" not in err, err
+
+
 def test_a_decklist_is_given_as_one_file_or_one_seal(tmp_path: Path) -> None:
     """EV-2.8's list is --deck FILE or --sealed COMMIT:SIZE: ``event register`` takes at most
     one of them, ``event deck`` exactly one; otherwise one line, exit 2, nothing stored."""

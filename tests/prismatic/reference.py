@@ -34,7 +34,10 @@ where used: spent motes to the supply (I.1), the surplus of a created progress c
 in at once (I.3), abilities once a round (I.5), empty on own things (I.7), no reshuffle
 (I.8), draw optional (I.28), no free removal (I.23), the box's counts as the limit (I.29;
 with components=proxy a missing colour mote or prism is stood in for, the supply's count
-staying at zero, and only the prismatic motes run out).
+staying at zero, and only the prismatic motes run out), a goal nobody can reach any more
+ending the game like a reached one (I.30; with goal_reach=play_on only a reached goal does),
+and a first-round forgo making no bid in the auction (I.32; opening_forgo=refuse refuses it).
+Each switch is taken as the engine's variant of the same name.
 """
 
 from __future__ import annotations
@@ -704,14 +707,18 @@ class Ref:
 
     def _end_round(self) -> None:
         # PX-I.30: the end also comes when no one could reach the goal with every card that
-        # is still to be had (commons, what the deck gives, anyone's progress cards)
+        # is still to be had (commons, what the deck gives, anyone's progress cards), unless
+        # the table plays on (goal_reach=play_on) until the goal itself is reached
         to_be_had = (
             len(self.commons)
             + self.drawable()
             + sum(len(p.progress) for p in self.players.values())
         )
         counts = [len(p.creation) for p in self.players.values()]
-        if not self.final and (max(counts) >= self.goal or max(counts) + to_be_had < self.goal):
+        out_of_reach = (
+            self.variant("goal_reach", "end") == "end" and max(counts) + to_be_had < self.goal
+        )
+        if not self.final and (max(counts) >= self.goal or out_of_reach):
             self.final = self.round + 1
         for p in self.players.values():
             _add(p.bag, p.waiting)

@@ -181,3 +181,18 @@ def test_px_i_31_a_commitment_is_seen_by_all_before_the_step_ends(viewer: str) -
     assert RULES.shown_notation(RULES.parse("commit R G 1 prism to palette"), "p1", viewer) == (
         "commit R G 1 prism to palette"
     )
+
+
+def test_px_i_9_px_i_15_the_auction_comes_before_the_final_round_not_after_it() -> None:
+    """The round that reaches the goal still ends with the starter-token auction (PX-I.9), so
+    its winner starts the final round and pays; the final round ends at its last pass, with
+    no auction (PX-I.15)."""
+    state = table(variants={"starter_token": "auction"}, palette="R R", prisms=2)
+    state = msgspec.structs.replace(state, table=msgspec.structs.replace(state.table, goal=1))
+    state = play(state, ["p1: create Ember Spark", "p1: decline", "p1: pass"])
+    state = play(state, ["p2: pass", "p3: pass", "p1: reveal Comet Trail"])
+    assert (state.step, state.final_round) == ("auction", 2)
+    state = play(state, ["p1: bid 2", "p2: bid 0", "p3: forgo"])
+    assert (state.starter, state.round, player(state, "p1").prisms) == ("p1", 2, 0)
+    state = pass_round(state)  # p2 and p3 level on everything: the colours judgement is next
+    assert (state.step, state.auction, player(state, "p1").prisms) == ("colours", None, 0)

@@ -278,6 +278,15 @@ def test_px_i_29_reference_model_agrees_when_the_supply_runs_out() -> None:
     differ(10, 70, 3, scarce=True)
 
 
+def test_px_i_30_reference_model_agrees_when_a_table_plays_on() -> None:
+    """Quick loop: on seed 3's short deck the goal of 5 falls out of everyone's reach in round
+    13, which by default makes round 14 the last (PX-I.30); with goal_reach=play_on the engine
+    and the model both play on past it, waiting for a reached goal."""
+    state = differ(3, 150, 0, {"goal_reach": "play_on"}, small=True)
+    assert (state.final_round, state.round) == (0, 15)
+    assert differ(3, 150, 0, small=True).final_round == 14
+
+
 # the full suite keeps these few (whole games take seconds each); a longer hunt:
 # raise max_examples here and run the file alone
 SLOW = settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -315,7 +324,10 @@ def test_px_reference_model_agrees_under_variants(seed: int, variants: dict[str,
 
 @pytest.mark.slow
 @SLOW
-@given(st.integers(0, 2**32 - 1), st.sampled_from([{}, {"empty_deck": "reshuffle"}]))
+@given(
+    st.integers(0, 2**32 - 1),
+    st.sampled_from([{}, {"empty_deck": "reshuffle"}, {"goal_reach": "play_on"}]),
+)
 def test_px_i_8_reference_model_agrees_when_the_deck_runs_out(
     seed: int, variants: dict[str, str]
 ) -> None:

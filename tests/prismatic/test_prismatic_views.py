@@ -143,7 +143,16 @@ def test_px_15_5_changes_that_do_not_fit_are_refused(text: str, clause: str, fra
 def test_px_1_5_px_15_5_an_adjustment_cannot_overdraw_the_supply() -> None:
     state = msgspec.structs.replace(started(3), supply_prisms=1)
     (change,) = parse_adjustment("resource p2 prisms +2")
-    assert RULES.check_change(state, change).violations[0].clause == "PX-1.5"
+    (refused,) = RULES.check_change(state, change).violations
+    assert (refused.clause, refused.reason) == (
+        "PX-1.5",
+        "p2 cannot be given 2: the supply's prisms number 1",
+    )
+    cyan = ms("C" * state.supply.count("C"))
+    state = msgspec.structs.replace(state, supply=state.supply.minus(cyan))
+    (change,) = parse_adjustment("resource p2 cyan +1")
+    (refused,) = RULES.check_change(state, change).violations
+    assert refused.reason == "p2 cannot be given 1 cyan: the supply's cyan motes number 0"
 
 
 def test_px_i_29_with_proxies_an_adjustment_may_give_what_the_supply_lacks() -> None:

@@ -362,7 +362,8 @@ def test_cookie_writes_only_from_the_pages(client: Client, tokens: Tokens) -> No
     wrong = client.post(
         "/login", data={"token": "rf_bad_token", "next": "/"}, follow_redirects=False
     )
-    assert wrong.status_code == 401
+    assert wrong.status_code == 303  # to the sign-in page, which says why
+    assert wrong.headers["location"] == "/login?next=/&refused=token"
 
 
 def test_export_import_and_games_list_filters(

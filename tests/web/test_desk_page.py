@@ -255,7 +255,8 @@ def test_pairing_warns_of_missing_decklists_and_makes_the_cut(
     client: TestClient[Litestar], tokens: Tokens, store: str
 ) -> None:
     """EV-2.8: a deck game's players without a list are named on the desk and in the
-    pairing's outcome; EV-6.1: after the last Swiss round the same form makes the cut."""
+    pairing's outcome, once: the walk found them named again at every later pairing, when
+    their lists were long locked; EV-6.1: after the last Swiss round the same form makes the cut."""
     with open_service(store) as svc:
         event = svc.event_new("Cut Open", "gammasphere", rounds=1, cut=4, seed=5).event_id
         svc.event_register(event, ["Ann", "Ben", "Cal", "Dee"])
@@ -271,8 +272,12 @@ def test_pairing_warns_of_missing_decklists_and_makes_the_cut(
         svc.event_result(event, ["1=2-0-0", "2=2-0-0"])
     form, page = desk.form("pair-form")
     assert "make the top 4 cut and pair the playoff" in page
+    # the lists locked when round 1 was paired: said once, not again at every pairing
+    assert 'id="desk-missing-decks"' not in page
     sent = desk.send(**form)
-    assert desk.said(sent).startswith("good: semifinal (round 2) paired: 2 tables")
+    said = desk.said(sent)
+    assert said.startswith("good: semifinal (round 2) paired: 2 tables"), said
+    assert "decklist" not in said, said
     with open_service(store) as svc:
         assert len(svc.event_info(event).cut_seeds) == 4
 
@@ -384,7 +389,8 @@ def test_the_head_pairs_and_re_pairs_by_hand_with_a_reason(
     desk: Desk, client: TestClient[Litestar], tokens: Tokens, store: str
 ) -> None:
     """EV-5.11: a round paired by hand, one table a line, needs its reason and every active
-    player once; EV-5.12: the open round re-paired by hand before its first result."""
+    player once, and the audit names who paired it; EV-5.12: the open round re-paired by
+    hand before its first result."""
     event = desk.event
     form, page = desk.form("pair-hand-form")
     refused = desk.send(**form, tables="Ann v Ben\nbye Cal\nbye Dee")
@@ -407,6 +413,9 @@ def test_the_head_pairs_and_re_pairs_by_hand_with_a_reason(
         state = svc.event_state(event)
         named = [[state.players[p].name for p in x.players] for x in state.rounds[1].pairings]
     assert named == [["Ann", "Cal"], ["Ben"], ["Dee"]]
+    with open_service(store) as svc:  # the audit names who paired by hand (the walk's (c))
+        [paired] = [e for e in svc.event_audit(event)["entries"] if e["what"] == "manual pairing"]
+    assert (paired["reason"], paired["by"]) == ("travel byes", "Hera")
 
     form, _ = desk.form("repair-hand-form")
     sent = desk.send(**form, tables="Ann v Ben\nCal v Dee", reason="Ben and Dee arrived")

@@ -33,19 +33,30 @@ def _paired(client: Client, tokens: Tokens, store: str) -> str:
 
 def test_the_sign_in_form_counts_wrong_tokens_like_the_api(client: Client, tokens: Tokens) -> None:
     """docs/server.md, Bounds: past 20 wrong tokens within 10 s from one address a wrong token
-    is answered 429 with Retry-After. The sign-in form took wrong tokens without end, a way
-    around the limit; a valid token is still let in."""
+    is answered 429 with Retry-After (the form: a redirect to the sign-in page saying so,
+    with Retry-After). The sign-in form took wrong tokens without end, a way around the
+    limit; a valid token is still let in."""
     codes = [
         client.post("/login", data={"token": f"rf_guessguess_{n}"}, follow_redirects=False)
         for n in range(25)
     ]
-    assert codes[0].status_code == 401
+    # each refusal is a redirect to the sign-in page saying why (a reload sends no token)
+    assert codes[0].status_code == 303
+    assert codes[0].headers["location"] == "/login?next=/&refused=token"
+    assert "is unknown or revoked" in client.get(codes[0].headers["location"]).text
     refused = codes[-1]
-    assert refused.status_code == 429, [c.status_code for c in codes]
+    assert refused.status_code == 303, [c.status_code for c in codes]
     assert "retry-after" in refused.headers
-    assert "Traceback" not in refused.text
-    assert "rf_guessguess" not in refused.text
-    assert refused.headers["content-type"].startswith("text/html")
+    wait = refused.headers["retry-after"]
+    assert refused.headers["location"] == f"/login?next=/&refused=limit&retry={wait}"
+    page = client.get(refused.headers["location"])
+    assert (
+        f"Too many failed authentications from this address or with this token; retry in {wait} s."
+        in page.text
+    )
+    assert "Traceback" not in page.text
+    assert "rf_guessguess" not in page.text + refused.headers["location"]
+    assert page.headers["content-type"].startswith("text/html")
     # the API from the same address is over the limit too: one count, not one per door
     api = client.get("/api/whoami", headers=auth("rf_guessguess_api"))
     assert api.status_code == 429
@@ -101,15 +112,18 @@ def test_a_hall_form_refuses_a_field_past_the_apis_bound_with_422(
         headers=same,
         follow_redirects=False,
     )
-    assert call.status_code == 422, call.text
-    assert "Nothing was stored" in call.text
+    assert call.status_code == 303, call.text  # the refusal's page: a reload is a read
+    shown = client.get(call.headers["location"])
+    assert 'data-status="422"' in shown.text, shown.text
+    assert "Nothing was stored" in shown.text
     padded = client.post(
         f"/events/{event}/me/report",
         data={"result": "2-0-0" + " " * 30},
         headers=same,
         follow_redirects=False,
     )
-    assert padded.status_code == 422, padded.text
+    assert padded.status_code == 303, padded.text
+    assert 'data-status="422"' in client.get(padded.headers["location"]).text
     assert version() == before  # nothing stored
     done = client.post(
         f"/events/{event}/me/report",

@@ -40,6 +40,25 @@ def _send(client: TestClient[Litestar], token: str, path: str, **form: str) -> A
     )
 
 
+def _keyless(page: str) -> str:
+    return re.sub(r'name="idem" value="[^"]+"', "", page)
+
+
+def refusal(client: TestClient[Litestar], token: str, sent: Any, path: str) -> tuple[int, str]:
+    """A refused hall form's answer: 303 to the form's own address with ``?said=KEY`` (a
+    reload is a read, never the post again), whose page says why: its status and text."""
+    assert sent.status_code == 303, sent.text
+    location = sent.headers["location"]
+    assert location.startswith(f"{path}?said="), location
+    page = client.get(location, headers=auth(token))
+    assert page.status_code == 200, page.text
+    reloaded = client.get(location, headers=auth(token)).text  # a read: the same, a new key
+    assert _keyless(reloaded) == _keyless(page.text)
+    shown = re.search(r'id="said" data-status="(\d+)"', page.text)
+    assert shown, page.text
+    return int(shown.group(1)), page.text
+
+
 def test_a_judge_call_and_a_report_from_a_players_page_record_once_per_key(
     client: TestClient[Litestar], tokens: Tokens, store: str
 ) -> None:
@@ -78,16 +97,18 @@ def test_a_judge_call_and_a_report_from_a_players_page_record_once_per_key(
     report = f"/events/{event}/me/report"
     # a result that is no result: refused (EV-3.1), nothing stored, and the key left free
     wrong = _send(client, ann, report, idem=report_key, result="two-one")
-    assert wrong.status_code == 400, wrong.text
-    assert "EV-3.1" in wrong.text, wrong.text
+    status, text = refusal(client, ann, wrong, report)
+    assert status == 400, text
+    assert "EV-3.1" in text, text
     for _ in range(2):  # the same form corrected, from the same page: carried out once
         sent = _send(client, ann, report, idem=report_key, result="2-1-0")
         assert sent.status_code == 303, sent.text
     assert event_kinds(store, event).count("report-filed") == 1
     # the report's key sent with another form: refused, nothing more recorded
-    reused = _send(client, ann, f"/events/{event}/me/reports/1/confirm", idem=report_key)
-    assert reused.status_code == 422
-    assert "sent before with other values" in reused.text
+    confirm = f"/events/{event}/me/reports/1/confirm"
+    status, text = refusal(client, ann, _send(client, ann, confirm, idem=report_key), confirm)
+    assert status == 422
+    assert "sent before with other values" in text
     ben_page = client.get(f"/events/{event}/players/Ben", headers=auth(ben)).text
     answer = re.search(r'id="report-1".*?</div>', ben_page, re.S)
     assert answer, ben_page
@@ -195,16 +216,18 @@ def test_a_refused_hall_form_comes_back_with_what_was_typed(
     client: TestClient[Litestar], tokens: Tokens, store: str
 ) -> None:
     """EV-3.1, forms safe to reload: Ann's report that is no result is refused on a page of
-    its own, which draws the form again with what she typed (the table hidden, a fresh key),
-    so she corrects it there instead of typing it again from an empty form."""
+    its own (after a redirect: a reload is a read), which draws the form again with what
+    she typed (the table hidden, a fresh key), so she corrects it there instead of typing
+    it again from an empty form."""
     event = make_event(store)
     ann = tokens["ann"]
     [key] = _keys(client, ann, f"/events/{event}/players/Ann", "report-form")
     report = f"/events/{event}/me/report"
     wrong = _send(client, ann, report, idem=key, table="1", result="two-one")
-    assert wrong.status_code == 400, wrong.text
-    again = re.search(r'<form [^>]*id="again".*?</form>', wrong.text, re.S)
-    assert again, wrong.text
+    status, text = refusal(client, ann, wrong, report)
+    assert status == 400, text
+    again = re.search(r'<form [^>]*id="again".*?</form>', text, re.S)
+    assert again, text
     form = again.group(0)
     assert f'action="{report}"' in form
     assert 'name="result" value="two-one"' in form
@@ -215,9 +238,10 @@ def test_a_refused_hall_form_comes_back_with_what_was_typed(
     assert sent.status_code == 303, sent.text
     assert event_kinds(store, event).count("report-filed") == 1
     # a form with nothing typed (a confirmation) is not drawn again: its Back link serves
-    refused = _send(client, ann, f"/events/{event}/me/reports/1/confirm", idem=fresh)
-    assert refused.status_code == 422
-    assert 'id="again"' not in refused.text
+    confirm = f"/events/{event}/me/reports/1/confirm"
+    status, text = refusal(client, ann, _send(client, ann, confirm, idem=fresh), confirm)
+    assert status == 422
+    assert 'id="again"' not in text
 
 
 def test_a_player_signing_in_lands_on_the_events_with_a_link_to_their_page(

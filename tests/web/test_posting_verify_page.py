@@ -37,7 +37,9 @@ class Served:
     def check(
         self, posting: bytes, key: str | None = None, *, pasted: bool = False
     ) -> tuple[int, str]:
-        """The verify form sent as a browser sends it (multipart, no script)."""
+        """The verify form sent as a browser sends it (multipart, no script): answered 303 to
+        the page with ``?said=KEY`` (a reload reads the answer, never sends the posting
+        again); the status and text of that page."""
         fields = {"public_key": self.event.public if key is None else key}
         if pasted:
             fields["posting"] = posting.decode()
@@ -46,6 +48,7 @@ class Served:
                 data=fields,
                 files={"file": ("", b"", "application/octet-stream")},
                 headers=self.headers(),
+                follow_redirects=False,
             )
         else:
             sent = self.client.post(
@@ -53,8 +56,15 @@ class Served:
                 data=fields,
                 files={"file": ("posting.json", posting, "application/json")},
                 headers=self.headers(),
+                follow_redirects=False,
             )
-        return sent.status_code, sent.text
+        assert sent.status_code == 303, sent.text
+        location = sent.headers["location"]
+        assert location.startswith(f"/events/{self.event.id}/verify?said="), location
+        shown = self.client.get(location, headers=self.headers())
+        again = self.client.get(location, headers=self.headers())  # reloaded: read again
+        assert again.text == shown.text
+        return shown.status_code, shown.text
 
 
 @pytest.fixture
@@ -182,11 +192,10 @@ def test_without_a_key_the_signature_is_said_not_checked(served: Served) -> None
 
 def test_what_cannot_be_read_is_refused_in_one_line_on_the_page(served: Served) -> None:
     status, html = served.check(b"not json at all")
-    assert status == 400
+    assert status == 200  # the page that shows the refusal, after the redirect
     assert 'id="refused"' in html
     assert "not a posting" in html
     status, html = served.check(served.posting(), "abc123")
-    assert status == 400
     assert "64 hex digits" in html
     assert 'value="abc123"' in html  # what was typed is kept
 

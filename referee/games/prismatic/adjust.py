@@ -109,10 +109,16 @@ def _check_resource(state: PrismaticState, change: ChangeResource, _: None) -> V
         return LEGAL
     if what == "prisms":
         if prisms_short(state, change.amount):
-            return Verdict.illegal("PX-1.5", f"the supply holds {state.supply_prisms} prisms")
+            return Verdict.illegal(
+                "PX-1.5",
+                f"{change.seat} cannot be given {change.amount}: the supply's prisms number "
+                f"{state.supply_prisms}",
+            )
     elif supply_short(state, Multiset.of({what: change.amount})):
         return Verdict.illegal(
-            "PX-1.5", f"the supply holds {state.supply.count(what)} {COLOUR_NAMES[what]} motes"
+            "PX-1.5",
+            f"{change.seat} cannot be given {change.amount} {COLOUR_NAMES[what]}: the "
+            f"supply's {COLOUR_NAMES[what]} motes number {state.supply.count(what)}",
         )
     return LEGAL
 
