@@ -128,6 +128,7 @@ def test_pz_9_5_a_bad_position_or_option_is_refused_in_one_line(
     assert out == ""
     assert len(err.strip().splitlines()) == 1
     assert says in err
+    assert call("--db", "named.db", "perft", *args)[0] == 2  # a store named is not made either
 
 
 @pytest.mark.parametrize("game", ["crystale", "gammasphere", "prismatic"])
