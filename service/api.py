@@ -96,6 +96,10 @@ if TYPE_CHECKING:
         record_lines,
         resolve_branch,
     )
+    from service.perft import (
+        legal_at,
+        perft,
+    )
     from service.pipeline import (
         Need,
         Terms,
@@ -261,12 +265,14 @@ __all__ = [
     "game_events_after",
     "handover",
     "identified",
+    "legal_at",
     "merge_offline",
     "name_store",
     "need",
     "open_service",
     "pairings_csv",
     "penalty_advice",
+    "perft",
     "player_line",
     "public_key_text",
     "read_posting",
@@ -377,6 +383,8 @@ _HOME = {
     "environment": "service.replay",
     "replay_html": "service.replay",
     "status_line": "service.replay",
+    "legal_at": "service.perft",
+    "perft": "service.perft",
     "render_board": "service.boards",
     "render_position": "service.boards",
     "ADJUSTMENT_GRAMMAR": "service.toolkit",

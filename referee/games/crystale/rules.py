@@ -194,6 +194,10 @@ class CrystaleRules(ModularRules[CrystaleState, CrystaleAction]):
     setup_fields: ClassVar[tuple[SetupField, ...]] = SETUP_FIELDS
     takes_decks: ClassVar[bool] = True
     catalog_kinds: ClassVar[tuple[str, ...]] = ("crystals",)
+    uncountable: ClassVar[str] = (
+        "its hands and pools are hidden (one entry stands for every unseen crystal), and "
+        "card text a referee rules on decides what follows"
+    )
 
     # -- setup -------------------------------------------------------------
     def resolve_setup(self, setup: Setup) -> Setup:
