@@ -74,10 +74,10 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("new", "act", "undo", "backup", "end", "adjust"), ("play",)),
     **dict.fromkeys(("penalty", "deck"), ("play",)),
     **dict.fromkeys(
-        ("show", "legal", "log", "replay", "games", "rules", "report", "score", "units"),
+        ("show", "legal", "perft", "log", "replay", "games", "rules", "report", "score"),
         ("read",),
     ),
-    "catalog": ("read",),
+    **dict.fromkeys(("units", "catalog"), ("read",)),
     **dict.fromkeys(("export", "import", "seal", "verify"), ("records",)),
     "store": ("records", "replicate"),
     **dict.fromkeys(("dispute", "rule", "appeal", "audit", "scoreboard", "queue"), ("disputes",)),

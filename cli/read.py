@@ -17,6 +17,7 @@ from cli.face import (
     emit_json_array,
     fail,
     handled,
+    parse_pairs,
     read_option_file,
     say_which,
     settings,
@@ -133,22 +134,66 @@ def show(
                 typer.echo(line)
 
 
+PositionGameOpt = Annotated[
+    str,
+    typer.Option(
+        "--game",
+        help="The game the position string is of: prizmik, prismata, prismatic, crystale "
+        "or gammasphere.",
+    ),
+]
+PositionVariantOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--variant",
+        help="KEY=VALUE switch the position is played under ('referee rules GAME' lists them).",
+    ),
+]
+PositionRulesetOpt = Annotated[
+    str | None, typer.Option("--ruleset", help="The ruleset (default: the game's first).")
+]
+
+
 @app.command()
 def legal(
-    game: GameArg,
+    game: Annotated[
+        str | None,
+        typer.Argument(help="Game id, or a unique ending of it (at least 4 characters)."),
+    ] = None,
     seat: Annotated[str | None, typer.Option("--by", help="Only this seat's entries.")] = None,
+    position: Annotated[
+        str | None,
+        typer.Option(
+            "--position",
+            help="List the entries of this position string instead of a stored game's "
+            "('referee show GAME --fen' prints one); reads no store.",
+        ),
+    ] = None,
+    kind: PositionGameOpt = "prizmik",
+    variant: PositionVariantOpt = None,
+    ruleset: PositionRulesetOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """List every legal entry in the current position.
+    """List every legal entry in the current position, or in a position string (--position).
 
     While a ruling on card text is awaited (REF-6.2) no entry of the game may be recorded:
     the command says so, by whom it is awaited, and lists the adjustments that answer it.
 
     \b
-    Example:
+    Examples:
       referee legal $id --by p1
+      referee legal --position '2f1f1f1/8/8/8/8/8/8/2F1F1F1 r 3/3 0 0' --json
     """
     with handled():
+        if position is not None:
+            if game is not None:
+                fail("give a game id or --position, not both")
+            legal_of_position(position, kind, variant, ruleset, seat, as_json)
+            return
+        if game is None:
+            fail("name a game (its id, or a unique ending of it), or give --position TEXT")
+        if variant or ruleset is not None or kind != "prizmik":
+            fail("--game, --variant and --ruleset go with --position: a stored game has its own")
         box = settings.outbox()
         if box is not None:
             from cli.offline import echo_synced
@@ -168,13 +213,94 @@ def legal(
             for line in legal_now.awaited.entries:
                 typer.echo(f"  referee {line.replace('adjust ', f'adjust {game} ', 1)}")
             return
-        if not legal_now.actions:
-            typer.echo("no legal entries" + ("" if legal_now.to_act else ": no seat may act"))
+        echo_legal(legal_now.actions, legal_now.to_act, legal_now.seat)
+
+
+def echo_legal(actions: list[str], to_act: list[str], seat: str | None) -> None:
+    """The legal entries for a reader: how many and for whom, then ``legal_lines``; or
+    that there are none (and whether any seat may act at all)."""
+    if not actions:
+        typer.echo("no legal entries" + ("" if to_act else ": no seat may act"))
+        return
+    who = seat or ", ".join(to_act)
+    typer.echo(f"{len(actions)} legal entries for {who}:")
+    for line in legal_lines(actions):
+        typer.echo(line)
+
+
+def legal_of_position(
+    text: str,
+    kind: str,
+    variants: list[str] | None,
+    ruleset: str | None,
+    seat: str | None,
+    as_json: bool,
+) -> None:
+    """``legal --position``: the entries of a position string, from the rules alone."""
+    from service.api import legal_at
+
+    found = legal_at(
+        kind, text, seat=seat, variants=parse_pairs(variants, "--variant"), ruleset=ruleset
+    )
+    if as_json:
+        emit_json(found)
+        return
+    echo_legal(found.actions, found.to_act, found.seat)
+
+
+@app.command()
+def perft(
+    position: Annotated[
+        str,
+        typer.Argument(
+            help="A position string, as 'referee show GAME --fen' prints one "
+            "(PRIZMIK: BOARD SIDE RESERVES PLY QUIET)."
+        ),
+    ],
+    kind: PositionGameOpt = "prizmik",
+    variant: PositionVariantOpt = None,
+    ruleset: PositionRulesetOpt = None,
+    depth: Annotated[
+        int, typer.Option("--depth", "-d", help="Actions deep to count (0 counts 1).")
+    ] = 1,
+    divide: Annotated[
+        bool,
+        typer.Option(
+            "--divide",
+            help="Also print each first entry with the count below it (to find where "
+            "two implementations part).",
+        ),
+    ] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Count the lines of play DEPTH actions long from a position string (perft): the
+    leaves of its game tree, a finished game having none below it. Counted by the rules
+    the referee judges with; no store is read or made. Only games whose legal entries can
+    all be listed are counted (PRIZMIK, Prismata); the others are refused, saying why.
+
+    With --json, one object: {"game", "position", "depth", "nodes", "divide": {ENTRY: N}}
+    (divide always given; ENTRY is "SEAT: ENTRY" when several seats may act).
+
+    \b
+    Examples:
+      referee perft '2f1f1f1/8/8/8/8/8/8/2F1F1F1 r 3/3 0 0' --depth 3        # 1071
+      referee perft "$(referee show $id --fen)" --depth 2 --divide
+      referee perft 'ff5f/8/8/8/8/8/8/FF5F r 3/3 0 0' --variant setup_files=abh -d 2 --json
+    """
+    with handled():
+        from service.api import perft as count
+
+        counted = count(
+            kind, position, depth, variants=parse_pairs(variant, "--variant"), ruleset=ruleset
+        )
+        if as_json:
+            emit_json(counted)
             return
-        who = legal_now.seat or ", ".join(legal_now.to_act)
-        typer.echo(f"{len(legal_now.actions)} legal entries for {who}:")
-        for line in legal_lines(legal_now.actions):
-            typer.echo(line)
+        if divide:
+            for entry, nodes in counted.divide.items():
+                typer.echo(f"{entry}: {nodes}")
+            typer.echo("")
+        typer.echo(f"nodes {counted.nodes} at depth {counted.depth}")
 
 
 def legal_lines(actions: list[str]) -> list[str]:

@@ -115,8 +115,8 @@ def redact(
     size alone (and the cards the game's ``setup`` put in sight from it), an entry's
     private part by what the viewer may see of it (unless its event number is in
     ``revealed``: see ``revealed_entries``), a card an adjustment kept hidden by the move
-    without its name (REF-6.6), and which token wrote it (a referee's
-    device) and the hash chain (which would confirm a guess of a withheld part) are left
+    without its name (REF-6.6), and which token wrote it (a referee's device) with the key
+    it sent, and the hash chain (which would confirm a guess of a withheld part) are left
     out."""
     if viewer == REFEREE:
         return event
@@ -126,8 +126,15 @@ def redact(
     # prisms, a card name from the public catalog) and keep the one that matches (REF-8.2,
     # PX-14.1). Whoever checks the chain checks the referee's record (``referee verify``,
     # the JSONL export), which only the referee's view may read.
-    if event.token_id is not msgspec.UNSET or event.hash or event.prev_hash:
-        event = msgspec.structs.replace(event, token_id=msgspec.UNSET, hash="", prev_hash="")
+    if (
+        event.token_id is not msgspec.UNSET
+        or event.write_key is not msgspec.UNSET  # a device's bookkeeping, as its token
+        or event.hash
+        or event.prev_hash
+    ):
+        event = msgspec.structs.replace(
+            event, token_id=msgspec.UNSET, write_key=msgspec.UNSET, hash="", prev_hash=""
+        )
     if (
         isinstance(event, DeckRegistered)
         and not isinstance(event.deck, SealedDeck)  # a commitment is public, so anyone can

@@ -726,6 +726,12 @@ class GameStore:
         random source (pairing a round makes a thousand of them)."""
         return f"{game}-{_token()}"
 
+    def keyed_game_id(self, game: str, seed: str) -> str:
+        """A new game's id made from ``seed`` (a write's idempotency key and token), the
+        same for the same seed, as ``new_event_id`` makes an event's: a retried creation
+        finds the game its first try made."""
+        return f"{game}-{self.new_event_id(seed=seed).removeprefix('ev-')}"
+
     def new_game_ids(self, game: str, count: int) -> list[str]:
         """``count`` new ids as ``new_game_id`` makes them (each character uniform over the
         alphabet), from one read of the system's random source for them all: a pairing of

@@ -222,6 +222,12 @@ class GameRules(ABC, Generic[StateT, ActionT]):
     """Names of the game's own reports on a position (``score``...)."""
     record_formats: ClassVar[tuple[str, ...]] = ()
     """Formats of other tools' game records this game can read (``prismata-reference``)."""
+    uncountable: ClassVar[str] = ""
+    """Why the continuations of a position cannot be counted (``referee perft``): hidden
+    cards, a ``legal_actions`` entry standing for others that lead elsewhere, or card text
+    a referee rules on, so that the list and ``apply`` do not give every position that may
+    follow. Empty: each listed entry leads to one position, and every legal entry is listed
+    (or one standing for entries that lead to the same position, as Prismata's PM-I.9)."""
     action_type: ClassVar[Any]
     state_type: ClassVar[Any]
 

@@ -119,18 +119,36 @@ class UnreadableEntryError(CitedError, RefusedError):
         self.text = text
 
 
-class RepeatedWriteError(RefereeError, RuntimeError):
+class KeyedWriteError(RefereeError):
+    """A write whose idempotency key (HTTP ``Idempotency-Key``) a write already stored
+    holds: the stream, the key, and the number of the event that holds it."""
+
+    def __init__(self, stream: str, key: str, event: int, message: str) -> None:
+        super().__init__(message)
+        self.stream = stream
+        self.key = key
+        self.event = event
+
+
+class RepeatedWriteError(KeyedWriteError, RuntimeError):
     """A write sent again with the idempotency key of a write already stored (HTTP
     ``Idempotency-Key``): it is not carried out a second time; nothing was stored."""
 
     def __init__(self, stream: str, key: str, event: int) -> None:
+        said = f"the write with idempotency key {key!r} was stored already (event {event} of "
+        super().__init__(stream, key, event, f"{said}{stream}); nothing was stored again")
+
+
+class KeyReusedError(KeyedWriteError, ValueError):
+    """A write sent with the idempotency key of a write already stored, but asking for
+    something else (another command, other values: HTTP 422 ``idempotency-key-reused``):
+    a key names one request; nothing was stored."""
+
+    def __init__(self, stream: str, key: str, event: int) -> None:
+        said = f"idempotency key {key!r} was sent before with a different request (stored as "
         super().__init__(
-            f"the write with idempotency key {key!r} was stored already (event {event} of "
-            f"{stream}); nothing was stored again"
+            stream, key, event, f"{said}event {event} of {stream}); nothing was stored"
         )
-        self.stream = stream
-        self.key = key
-        self.event = event
 
 
 class StaleVersionError(RefereeError, RuntimeError):

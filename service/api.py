@@ -96,8 +96,13 @@ if TYPE_CHECKING:
         record_lines,
         resolve_branch,
     )
+    from service.perft import (
+        legal_at,
+        perft,
+    )
     from service.pipeline import (
         Need,
+        Terms,
         admit,
         admit_game_early,
         as_caller,
@@ -105,6 +110,7 @@ if TYPE_CHECKING:
         need,
         ruling_action,
         serving,
+        under_terms,
         with_terms,
     )
     from service.postings import (
@@ -241,6 +247,7 @@ __all__ = [
     "RoomView",
     "StandingRow",
     "SyncOutcome",
+    "Terms",
     "Undone",
     "VerifyReport",
     "admit",
@@ -258,12 +265,14 @@ __all__ = [
     "game_events_after",
     "handover",
     "identified",
+    "legal_at",
     "merge_offline",
     "name_store",
     "need",
     "open_service",
     "pairings_csv",
     "penalty_advice",
+    "perft",
     "player_line",
     "public_key_text",
     "read_posting",
@@ -289,6 +298,7 @@ __all__ = [
     "swiss_rows_of",
     "table_results",
     "toolkit",
+    "under_terms",
     "with_terms",
 ]
 
@@ -332,6 +342,8 @@ _HOME = {
     "need": "service.pipeline",
     "serving": "service.pipeline",
     "ruling_action": "service.pipeline",
+    "Terms": "service.pipeline",
+    "under_terms": "service.pipeline",
     "with_terms": "service.pipeline",
     "BracketView": "service.eventprint",
     "GamePlace": "service.eventprint",
@@ -371,6 +383,8 @@ _HOME = {
     "environment": "service.replay",
     "replay_html": "service.replay",
     "status_line": "service.replay",
+    "legal_at": "service.perft",
+    "perft": "service.perft",
     "render_board": "service.boards",
     "render_position": "service.boards",
     "ADJUSTMENT_GRAMMAR": "service.toolkit",

@@ -281,6 +281,7 @@ class RefereeService:
     dispute = _Via(lambda s: s.parts.games.dispute)
     dispute_steps = _Via(lambda s: s.parts.games.dispute_steps)
     end = _Via(lambda s: s.parts.games.end)
+    entry_answered = _Via(lambda s: s.parts.games.entry_answered)
     games = _Via(lambda s: s.parts.games.games)
     iter_log = _Via(lambda s: s.parts.games.iter_log)
     keep_rejection = _Via(lambda s: s.parts.games.keep_rejection)

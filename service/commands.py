@@ -41,7 +41,6 @@ from service.pipeline import (
     Staged,
     admit_game,
     commit,
-    no_answer,
     stage,
     stage_events,
     stage_new,
@@ -128,13 +127,11 @@ class Commands:
             self._commit([staged])
         return staged.events
 
-    def _carry_out(
-        self, ref: str, command: Command, answer: Answer | None = None
-    ) -> tuple[GameView, list[GameEvent]]:
-        """Carry ``command`` out through the pipeline; the game as the write left it and
-        the events stored."""
-        staged = self._write(GameWrite(ref, command, answer=answer or no_answer))
-        return staged.view, staged.events
+    def _carry_out(self, ref: str, command: Command, answer: Answer) -> Any:
+        """Carry ``command`` out through the pipeline; its answer, made by ``answer`` from
+        the game as the write left it and the events stored (made the same way again when
+        the write is sent again with its key: ``pipeline.stage``)."""
+        return self._write(GameWrite(ref, command, answer=answer)).answer
 
     def _carried_out(self, ref: str, command: Command) -> WrittenEvents:
         answer: WrittenEvents = self._write(GameWrite(ref, command)).answer
@@ -180,7 +177,8 @@ class Commands:
             imported_from=imported_from,
         )
         staged = stage_new(self, NewGame(command, game_id))
-        self._commit([staged])
+        if staged.events:  # none: created already by the write's key, answered as then
+            self._commit([staged])
         return staged.view
 
     def register_deck(self, ref: str, who: str, deck: Deck, *, by: str = "") -> WrittenEvents:
@@ -208,22 +206,25 @@ class Commands:
         open the seal, or misses a card seen in play, is kept as evidence with its clauses."""
         from referee.game.commands import OpenDeck
 
-        view, (event,) = self._carry_out(
-            ref,
-            OpenDeck(who=who, decklist=decklist, salt=salt, by=by),
+        def opened(view: GameView, written: Sequence[GameEvent]) -> EntryResult:
+            (event,) = written
+            assert isinstance(event, DeckOpened)
+            return EntryResult(
+                game_id=view.game_id,
+                status="rejected" if event.violations else "recorded",
+                accepted=not event.violations,
+                text=f"open {event.seat}'s sealed list",
+                seat=event.seat,
+                notation=None,
+                violations=list(event.violations),
+                event=event.originator_version,
+                version=view.version,
+            )
+
+        result: EntryResult = self._carry_out(
+            ref, OpenDeck(who=who, decklist=decklist, salt=salt, by=by), opened
         )
-        assert isinstance(event, DeckOpened)
-        return EntryResult(
-            game_id=view.game_id,
-            status="rejected" if event.violations else "recorded",
-            accepted=not event.violations,
-            text=f"open {event.seat}'s sealed list",
-            seat=event.seat,
-            notation=None,
-            violations=list(event.violations),
-            event=event.originator_version,
-            version=view.version,
-        )
+        return result
 
     # -- entries -----------------------------------------------------------
     def keep_rejection(
@@ -243,9 +244,10 @@ class Commands:
         changes nothing (REF-1.4). ``seq`` must be the number the next action would take."""
         from referee.game.commands import KeepRejection
 
-        _, (rejected,) = self._carry_out(
+        rejected: GameEvent = self._carry_out(
             ref,
             KeepRejection(text=text, seq=seq, actor=actor, violations=tuple(violations), by=by),
+            lambda view, written: written[0],
         )
         return rejected
 
@@ -307,10 +309,12 @@ class Commands:
         )
 
     def _correction(self, ref: str, command: Retract | Backup) -> CorrectionResult:
-        view, written = self._carry_out(ref, command)
-        return self._corrected(
-            view, written, [e.seq for e in written if isinstance(e, ActionRetracted)]
-        )
+        def corrected(view: GameView, written: Sequence[GameEvent]) -> CorrectionResult:
+            retracted = [e.seq for e in written if isinstance(e, ActionRetracted)]
+            return self._corrected(view, written, retracted)
+
+        result: CorrectionResult = self._carry_out(ref, command, corrected)
+        return result
 
     # -- results -----------------------------------------------------------
     def end(

@@ -10,6 +10,7 @@ from __future__ import annotations
 from events.store import ConcurrentWriteError, GameNotFoundError, StoreBusyError, StoreError
 from referee.errors import (
     InvalidCommandError,
+    KeyReusedError,
     RefereeError,
     RefusedError,
     RepeatedWriteError,
@@ -21,6 +22,7 @@ __all__ = [
     "ConcurrentWriteError",
     "GameNotFoundError",
     "InvalidCommandError",
+    "KeyReusedError",
     "NoStoreError",
     "NotSealedError",
     "RefusedError",

@@ -423,15 +423,12 @@ _ROUND = re.compile(r"\bround (\d+)(?: \((?:cut|elimination)\))?")
 
 def audit_named(svc: Tournaments, event_id: str) -> dict[str, Any]:
     """The audit with people named (with their id where two share a name) and the late
-    entries listed, in the order they were stored."""
-    from events.codec import decode
-    from events.tournament import to_fact
-    from referee.tournament import facts as f
-
+    entries listed, in the order they were stored: one reading of the event's log
+    (``event_audit`` lists the late entries as it goes, EV-2.3)."""
     state: Tournament = svc.event_state(event_id)
     names = people(state)
     namer = _namer(names)
-    data: dict[str, Any] = svc.event_audit(event_id)
+    data: dict[str, Any] = svc.event_audit(event_id, late=lambda p: names.get(p.id, p.name))
     entries: list[dict[str, Any]] = []
 
     def stage(found: re.Match[str]) -> str:  # a playoff round by its stage (EV-6.6)
@@ -439,6 +436,9 @@ def audit_named(svc: Tournaments, event_id: str) -> dict[str, Any]:
         return _stage_words(state, number) if number in state.rounds else found.group(0)
 
     for entry in data["entries"]:
+        if entry["what"] == "late entry":  # named already, by ``names``
+            entries.append(entry)
+            continue
         named = {k: namer(v) if isinstance(v, str) else v for k, v in entry.items()}
         if entry.get("what") == "games voided" and isinstance(entry.get("reason"), str):
             named["reason"] = _ROUND.sub(stage, named["reason"])  # the engine's words
@@ -448,19 +448,6 @@ def audit_named(svc: Tournaments, event_id: str) -> dict[str, Any]:
         if isinstance(entry.get("warnings"), list):
             named["warnings"] = [namer(str(w)) for w in entry["warnings"]]
         entries.append(named)
-    for number, topic, stored in svc.store.rows(event_id.strip()):
-        fact = to_fact(decode(topic, stored))
-        if isinstance(fact, f.PlayerRegistered) and fact.player.entry_round > 1:
-            late: dict[str, Any] = {
-                "event": number,
-                "what": "late entry",
-                "player": names.get(fact.player.id, fact.player.name),
-                "round": fact.player.entry_round,
-            }
-            if fact.player.late_as_losses is True:  # what the standings count (EV-2.9)
-                late["match_losses"] = fact.player.entry_round - 1
-            entries.append(late)
-    entries.sort(key=lambda e: int(e["event"]))
     return {**data, "entries": entries}
 
 

@@ -1,19 +1,24 @@
-"""Idempotency keys: a retried write is carried out once, whichever server process
-the retry reaches.
+"""The page forms' keys: a form sent twice (a reload, a double click, the back
+button's copy) is carried out once, and its outcome shown after its redirect
+(``web.formkeys``: post/redirect/get).
 
-A client sends ``Idempotency-Key: K`` with a write. Before the command runs, the
-key is claimed with one ``INSERT ... ON CONFLICT DO NOTHING`` in the store's
-side tables (shared by every process of a store), so exactly one request per
-(token, key) runs the command; when it is done its answer (status, headers,
-body) is saved under the key, and every retry gets that same answer, marked as
-a replay. A retry that arrives while the first is still running waits for it;
-a key reused for a different request (another method, path or body) is
-refused. A command that stored nothing because of a race (409) or a server
-fault (5xx) releases its key, so the retry runs again.
+An API write's ``Idempotency-Key`` is not kept here: the write pipeline stores it with
+the write's first event, in the game's or the event's own log, and finds it there
+(``service.pipeline.stage``, ``check_terms``), whichever process a retry reaches. A
+form's key is kept here because what the page shows after the redirect is the form's
+outcome in words (what happened, or the refusal with the values sent), which no log
+holds.
 
-The claim and the command's append are two transactions: should a process die
-between them, the key stays claimed and its retries are told the outcome is
-unknown (look at the game's log) instead of running the command a second time.
+A form's key is claimed with one ``INSERT ... ON CONFLICT DO NOTHING`` in the store's
+side tables (shared by every process of a store), so exactly one post per (token, key)
+runs the form's action; its outcome is saved under the key, and every repeat gets that
+outcome. A repeat that arrives while the first is still running waits for it; a key
+reused with other values is refused. An action that failed with a server fault (5xx)
+releases its key, so the repeat runs again.
+
+The claim and the action's append are two transactions: should a process die between
+them, the key stays claimed and its repeats are told the outcome is unknown instead of
+running the action a second time.
 """
 
 from __future__ import annotations

@@ -12,18 +12,19 @@ Every write, to a game or to an event, from whichever door, goes through the sam
                 (``serving``) none is refused: ``NoCallerError``, never LOCAL
         |                                          |                  |
     decide      the terms (``with_terms``:      referee.game         |
-                If-Match, a call's key) checked  .decisions           |
+                If-Match, the key) checked       .decisions           |
                 once (``check_terms``), then     .decide_new_game   referee.tournament.decide,
-                referee.game.write.decision        |                  the version and key checked
-        |                                          |                  once (``check_terms``)
+                referee.game.write.decision      (the id the key's) the version and key checked
+                (a key stored: answered again)     |                  once (``check_terms``)
     plan        the follow-ups in the same transaction: a game of an event's match that
                 ends updates the match (Tournaments.match_update); undoing a result the
                 match counted is refused (check_game_reopened); the games an event's facts
                 make void are closed as void (EV-3.9)
         |                                          |                  |
     seal        numbered and chained after the stream's head (events.store.sealed_at): a
-                game's folded into the caller's view (the answer is read from it); an
-                event's carries the write's idempotency key on its first fact
+                game's folded into the caller's view (the answer is read from it); the
+                write's idempotency key on its first event (a game's ``write_key``, an
+                event's ``idempotency_key``): a retry is known from the stream's own log
         |
     append      store.append_sealed: ONE transaction for the write's streams (the game's or
                 the event's, the match's, new games, games closed as void) -- one write
@@ -73,7 +74,7 @@ from referee.errors import StaleVersionError
 from referee.game.entry import Decision, EntryCommand
 from referee.game.write import decision, key_stored
 from service.errors import RepeatedWriteError
-from service.procedure import header, summaries
+from service.procedure import WRITING_TOKEN, header, summaries
 from service.results import EntryResult, ResultInfo, WrittenEvents
 
 if TYPE_CHECKING:
@@ -107,6 +108,7 @@ __all__ = [
     "admit_game_early",
     "admitted",
     "after_commit",
+    "answered",
     "as_caller",
     "authorize_write",
     "check_terms",
@@ -131,6 +133,7 @@ __all__ = [
     "stream_lock",
     "streams_of",
     "terms",
+    "under_terms",
     "with_terms",
     "written",
 ]
@@ -222,16 +225,93 @@ def stage(svc: Writing, view: GameView, write: GameWrite) -> Staged[GameView]:
             command = write.command = party(caller.principal, view, command)  # a face's
     base = header(view.game_id, svc.clock())
     running = _TERMS.get()  # the write's terms (``with_terms``): checked here, once a stage
+    key: str | None = None
     if running is not None and running.stream in (None, view.game_id):  # not an event's
+        key = running.idempotency_key
+        stored: Callable[[str], int | None]
         stored = functools.partial(key_stored, view, token=base.get("token_id", ""))
+        if key and not running.of_event:  # a game's write sent again: answered as the first
+            number = stored(key)
+            if number is not None:
+                return _replayed(view, write, command, key, number, running)
+            stored = _not_stored  # looked for in the whole game already
         check_terms(view.game_id, view.version, running, stored, stream="game")
     decided = decision(view, command, base)
+    if key and decided.new:
+        decided = msgspec.structs.replace(decided, new=_keyed(decided.new, key))
     before = view.version
     if decided.entry is None:
         return stage_events(svc, view, decided.new, decided.applied, answer=write.answer)
     staged = stage_events(svc, view, decided.new, decided.applied, answer=no_answer)
     staged.answer = entry_result(view, before, decided)  # an entry's answer is its result
     return staged
+
+
+def _not_stored(key: str) -> None:
+    """No event holds ``key``: what ``stage`` found looking for it before ``check_terms``."""
+
+
+def _keyed(new: Sequence[GameEvent], key: str) -> list[GameEvent]:
+    """``new`` with the write's idempotency key on its first event (``write_key``): a
+    retry finds it in the game's log, in whichever process it reaches. A judge call's
+    fact that carries the key in its own field (as stored before ``write_key``) keeps it
+    there."""
+    first = new[0]
+    if getattr(first, "idempotency_key", None) == key:
+        return list(new)
+    return [msgspec.structs.replace(first, write_key=key), *new[1:]]
+
+
+def _replayed(
+    view: GameView, write: GameWrite, command: Write, key: str, number: int, running: Terms
+) -> Staged[GameView]:
+    """A game's write sent again with the key its first try stored with event ``number``
+    (the answer to it was lost on the way): nothing is stored, and the answer is the first
+    one, made again. The command is decided again on the game as it was before that event,
+    at the time and by the token it was stored with (the decisions are pure): the same
+    request decides the very events stored, to the byte, and is answered as the first
+    time whatever the game did since; any other request (another command, other values)
+    under the key is refused (``KeyReusedError``, HTTP 422)."""
+    from referee.errors import KeyReusedError
+
+    first = view.events[number - 1]
+    before = GameView.from_events(view.events[: number - 1])
+    base = header(view.game_id, first.timestamp)
+    try:
+        decided = decision(before, command, base)
+    except (ValueError, RuntimeError) as exc:  # refused now: not what was stored
+        raise KeyReusedError(view.game_id, key, number) from exc
+    if decided.new:
+        decided = msgspec.structs.replace(decided, new=_keyed(decided.new, key))
+    sealed = sealed_after(before, decided.new)
+    if not sealed or view.events[number - 1 : number - 1 + len(sealed)] != sealed:
+        raise KeyReusedError(view.game_id, key, number)
+    running.replayed = number
+    running.checked = True
+    at = before.version
+    fold_written(before, sealed, decided.applied)
+    answer: Any = (
+        entry_result(before, at, decided)
+        if decided.entry is not None
+        else (write.answer or written)(before, sealed)
+    )
+    return Staged(view, [[]], answer)
+
+
+def answered(view: GameView, write: GameWrite, key: str) -> Any | None:
+    """The answer ``write`` got when the write this request's token sent with ``key`` was
+    stored in ``view``'s game, made again as a retry of it is answered (``stage``), or
+    ``None``: no write of the game holds the key, or it holds another request. A read: an
+    offline batch asks it of each entry a table first sent live (``web.offline_api``)."""
+    from referee.errors import KeyReusedError
+
+    number = key_stored(view, key, token=WRITING_TOKEN.get())
+    if number is None:
+        return None
+    try:
+        return _replayed(view, write, write.command, key, number, Terms(None, key)).answer
+    except KeyReusedError:
+        return None
 
 
 def party(principal: Principal, view: GameView, command: Write) -> Write:
@@ -294,11 +374,60 @@ def stage_new(svc: Writing, new_game: NewGame) -> Staged[GameView]:
         admit_game(None, "create", table=meta.get("table"), event=meta.get("event"))
     if command.raw_options:  # a face's new game, not a recorded setup replayed as it was
         check_player_names(command.players)
-    game_id = new_game.game_id or svc.store.new_game_id(games.load(command.game).name)
+    running = _TERMS.get()
+    key = running.idempotency_key if running is not None and not running.of_event else None
+    name = games.load(command.game).name
+    if key and new_game.game_id is None:  # the id is the key's: a retry finds the game
+        game_id = svc.store.keyed_game_id(name, f"{WRITING_TOKEN.get()}\n{key}")
+        if svc.store.exists(game_id):
+            assert running is not None
+            return _created_again(svc, game_id, command, key, running)
+    else:
+        game_id = new_game.game_id or svc.store.new_game_id(name)
     new = decide_new_game(command, header(game_id, svc.clock()), svc.draw_seed)
+    if key:
+        new = _keyed(new, key)
     sealed = sealed_at(0, GENESIS_HASH, new)
     view = GameView.from_events(sealed)
     return Staged(view, [sealed], view)
+
+
+def _created_again(
+    svc: Writing, game_id: str, command: CreateGame, key: str, running: Terms
+) -> Staged[GameView]:
+    """A new game sent again with the key its first try was created with (its id is made
+    from the key and the token): nothing is stored, and the answer is the game as its
+    creation left it, as the first time. Decided again at the time it was stored, with the
+    seeds it drew then, the same request makes the very events stored; another request
+    under the key is refused (``KeyReusedError``, 422), and a game of that id created
+    without the key (``RefusedError``: send another key)."""
+    from referee import games
+    from referee.errors import KeyReusedError, RefusedError
+    from referee.game.decisions import decide_new_game
+
+    stored = svc.store.load(game_id)
+    created = stored.created
+    if created.write_key != key or created.token != WRITING_TOKEN.get():
+        raise RefusedError(f"game id {game_id} is taken; send another idempotency key")
+    given = {k.replace("-", "_").lower() for k in command.options}
+    seeds = iter(
+        [
+            created.options[f.key]
+            for f in games.load(created.game).setup_fields
+            if f.kind == "seed" and f.key in created.options and f.key not in given
+        ]
+    )
+    try:
+        new = decide_new_game(command, header(game_id, created.timestamp), lambda: next(seeds))
+    except (ValueError, RuntimeError, StopIteration) as exc:  # not what was stored
+        raise KeyReusedError(game_id, key, 1) from exc
+    sealed = sealed_at(0, GENESIS_HASH, _keyed(new, key))
+    if stored.events[: len(sealed)] != sealed:
+        raise KeyReusedError(game_id, key, 1)
+    running.replayed = 1
+    running.checked = True
+    view = GameView.from_events(sealed)
+    return Staged(view, [[]], view)
 
 
 Commit = Callable[[GameStore, Sequence["Staged[Any]"]], list[int]]
@@ -684,6 +813,8 @@ class Terms:
         "expected_version",
         "idempotency_key",
         "key_looked",
+        "of_event",
+        "replayed",
         "stamped",
         "stream",
     )
@@ -691,6 +822,8 @@ class Terms:
     def __init__(self, expected_version: int | None, idempotency_key: str | None) -> None:
         self.expected_version = expected_version
         self.idempotency_key = idempotency_key
+        self.of_event = False  # an event's write (``event_write``): a stored key refuses (409)
+        self.replayed: int | None = None  # a game's write answered again: its key's event
         self.checked = False
         self.key_looked = False  # the key was looked for in the stored stream, before its fold
         self.stamped = False
@@ -709,20 +842,29 @@ def with_terms(
 ) -> Callable[P, R]:
     """``write`` made under these terms: the version of the stream its writer saw (HTTP
     ``If-Match``) and its idempotency key (HTTP ``Idempotency-Key``), checked once by
-    ``check_terms`` (a stale version or a key already stored refuses the write, nothing
-    stored). An event's write (``event_write``) checks them on its first load of the event
-    and stores the key with its first fact (``stage_event``); a game's write (any of the
-    games' commands, or a face's work that queues one on the server's writer, which stages
-    it in the caller's context) when it is staged (``stage``: again after a lost race, on
-    the game as stored), the key looked for in the game (a judge call keeps it with its
-    fact). A write made inside another keeps the outer one's terms (an event's game loss:
-    checked on the event only)."""
+    ``check_terms`` (a stale version refuses the write, and a key already stored an event's
+    write; nothing stored). An event's write (``event_write``) checks them on its first
+    load of the event and stores the key with its first fact (``stage_event``); a game's
+    write (any of the games' commands, or a face's work that queues one on the server's
+    writer, which stages it in the caller's context) when it is staged (``stage``: again
+    after a lost race, on the game as stored), the key looked for in the game: found, the
+    write is answered as the first time, nothing stored (``_replayed``). A write made
+    inside another keeps the outer one's terms (an event's game loss: checked on the event
+    only)."""
     if expected_version is None and not idempotency_key:
         return write
     # fresh terms for each call (they note what was checked and stored), but a write made
     # inside one that named its own keeps those
     key = idempotency_key or None
     return _holding(_TERMS, lambda: _TERMS.get() or Terms(expected_version, key), write)
+
+
+def under_terms(write: Callable[P, R], held: Terms) -> Callable[P, R]:
+    """``write`` made under the terms ``held`` (``with_terms``'s, made by its caller): a face
+    that reads them after the write, whether it was a game's write sent again and answered
+    as the first time (``replayed``: HTTP ``Idempotent-Replayed``). One call per ``held``;
+    a write made inside one that named its own keeps those."""
+    return _holding(_TERMS, lambda: _TERMS.get() or held, write)
 
 
 def event_write(
@@ -762,6 +904,9 @@ def event_write(
                 running = _CALLER.set(Caller(caller.principal, caller.admitted, inside=True))
             # else the command line's (LOCAL, admitted to every write, inside or not), or a
             # write inside the running one, authorized with it
+            held = _TERMS.get()
+            if held is not None and not held.checked:  # the key refuses a retry (409)
+                held.of_event = True
             try:
                 return method(*args, **kwargs)
             finally:

@@ -39,6 +39,7 @@ from service.errors import GameNotFoundError, RefusedError
 from service.procedure import seat_of
 from service.results import (
     AwaitedRuling,
+    EntryResult,
     GameInfo,
     GameRow,
     LegalActions,
@@ -251,6 +252,22 @@ class Queries:
         from service.access import Seating  # the HTTP face's need: not loaded for 'referee act'
 
         return Seating.of(self.load(ref))
+
+    def entry_answered(
+        self, ref: str, text: str, key: str, *, actor: str | None = None, by: str = ""
+    ) -> EntryResult | None:
+        """What the entry ``text`` sent with the idempotency key ``key`` (by the request's
+        token) was answered when it was stored, made again as the write pipeline answers a
+        retry of it; ``None`` when the game holds no write with that key, or another one:
+        an offline batch's entry the table first sent live, stored though the table never
+        had the answer (REF-9.5: not to be merged again as a branch)."""
+        from referee.game.entry import EntryCommand
+        from service.pipeline import GameWrite, answered
+
+        view = self.load(ref)
+        command = EntryCommand(text=text, actor=actor, by=by)
+        found = answered(view, GameWrite(view.game_id, command), key)
+        return found if isinstance(found, EntryResult) else None
 
     def dispute_steps(self, ref: str, dispute: int) -> int:
         """How many rulings and appeals a dispute has had (0 for no such dispute): its

@@ -33,6 +33,8 @@ __all__ = [
     "GameView",
     "LegalActions",
     "PenaltyLevel",
+    "PerftCount",
+    "PositionLegal",
     "PositionView",
     "ReplayFrame",
     "ResultInfo",
@@ -173,6 +175,30 @@ class LegalActions(msgspec.Struct, kw_only=True):
     to_move: str | None
     actions: list[str]
     awaited: AwaitedRuling | None = None
+
+
+class PositionLegal(msgspec.Struct, kw_only=True):
+    """The legal entries of a position given as a string (no stored game): ``referee legal
+    --position TEXT``. ``position`` is the string as the game writes it."""
+
+    game: str
+    position: str
+    to_act: list[str]
+    seat: str | None
+    to_move: str | None
+    actions: list[str]
+
+
+class PerftCount(msgspec.Struct, kw_only=True):
+    """How many lines of play ``depth`` actions long a position allows (perft: the leaves
+    of its game tree; a finished game has none below it), and how many follow each first
+    entry (``divide``, by its notation), for comparing with another implementation's."""
+
+    game: str
+    position: str
+    depth: int
+    nodes: int
+    divide: dict[str, int]
 
 
 class ReplayFrame(msgspec.Struct, kw_only=True):

@@ -47,7 +47,7 @@ from referee.tournament import decisions as d
 from referee.tournament import facts as f
 from referee.tournament import fixing
 from referee.tournament.errors import Refusal, unpaired
-from referee.tournament.model import Pairing, Score, Settings, TableKey
+from referee.tournament.model import Entrant, Pairing, Score, Settings, TableKey
 from referee.tournament.playoff import next_game_order, round_words
 from referee.tournament.standings import (
     MatchResult,
@@ -2029,10 +2029,13 @@ class Tournaments:
             )
         return lines
 
-    def event_audit(self, event_id: str) -> dict[str, Any]:
+    def event_audit(
+        self, event_id: str, *, late: Callable[[Entrant], str] | None = None
+    ) -> dict[str, Any]:
         """What the audit shows: overrides and re-pairings with their reasons and warnings,
         corrections with reason and who, penalties, drops, time extensions and round
-        lengths (EV-9.1, EV-9.4)."""
+        lengths (EV-9.1, EV-9.4). ``late``: the late entries too (EV-2.3), each player
+        named by it, in the same one reading of the event's log (``audit_named``)."""
         from events.codec import decode
         from service.fix_audit import fix_item
 
@@ -2090,6 +2093,14 @@ class Tournaments:
                 item = fix_item(fact)  # undone rounds, undrops, voided games, ...
             if item is not None:
                 entries.append({"event": number, **item})
+            if late is not None and isinstance(fact, f.PlayerRegistered):
+                entry_round = fact.player.entry_round
+                if entry_round > 1:
+                    player = late(fact.player)
+                    item = {"what": "late entry", "player": player, "round": entry_round}
+                    if fact.player.late_as_losses is True:  # what the standings count (EV-2.9)
+                        item["match_losses"] = entry_round - 1
+                    entries.append({"event": number, **item})
         return {"event_id": event_id.strip(), "entries": entries}
 
     def event_export(self, event_id: str) -> list[str]:

@@ -257,7 +257,7 @@ class GroupWriter:
         adjudication, ...) as ``Commands`` does, in the next group commit: ``principal``
         must be allowed ``action`` in the game. The answer is ``answer(view, written)``:
         the game as the write left it (read it, keep nothing of it) and the events
-        written, as ``Commands._carry_out`` gives them; by default the events written
+        written, as ``Commands._carry_out`` hands them to its answer; by default the events written
         (``WrittenEvents``, as ``Commands.end`` answers)."""
         item = _Item(GameWrite(ref, command, principal, action, answer))
         self._queue.put(item)
@@ -428,6 +428,8 @@ class _Group:
             write = item.write = write.write()
         if isinstance(write, NewGame):
             staged = item.context.run(stage_new, self.svc, write)
+            if not staged.events:  # created already, by this key: answered as then
+                return staged
             game_id = staged.stream_id
             self.writer.ids[game_id] = game_id
             self.views[game_id] = staged.view
@@ -455,8 +457,11 @@ class _Group:
         except BaseException as exc:
             item.future.set_exception(exc)
             return
-        if not staged.events:
-            item.future.set_result(staged.answer)  # a dry run: nothing to commit
+        if not staged.events:  # a dry run, or a write sent again with its key: answered...
+            if staged.stream_id in self.events:  # ...on this commit's writes: once stored
+                self.waiting.append((item.future, staged.answer, staged.stream_id, item))
+            else:
+                item.future.set_result(staged.answer)  # nothing to commit
             return
         game_id = staged.stream_id
         self.events.setdefault(game_id, []).extend(staged.events)

@@ -9,7 +9,11 @@ refuses it); a Prismatic auction whose first-round forgo was refused (PX-I.32 si
 bid) and a Prismata breach that hit a fragile unit twice, took its damage back and was refused
 the undo of a click (PM-I.23 since counts the unit once, which allows it); a Gammasphere
 character refused its own number as its arrival effect's target under GS-1.3 (GS-I.33 since
-states that reading, and its refusal still cites GS-1.3). A game's creation
+states that reading, and its refusal still cites GS-1.3). A Crystale game written by the
+code of commit aa5b1af^ pulls a crystal by name out of a pool just refilled by a reshuffle,
+though the Higher Plane shuffled in lacked it, and was refused a fifth Cinderpup after two
+shown ones went back unseen (CR-I.36 since has what the referee knows follow crystals out
+of sight, which refuses the first and allows the second). A game's creation
 event holds every variant switch of its time, so a switch it lacks was offered only later: it
 plays the switch's ``absent`` value, the rules of that time, and so does a position string the
 game started from (its ``table`` lacks the switch too).
@@ -31,7 +35,8 @@ from tests.stored import service_over_a_copy
 OLD = Path(__file__).resolve().parent.parent / "fixtures" / "legacy-rules"
 DUEL, GOAL, POSITION = "gammasphere-as83muvr", "prismatic-72bqwetm", "prizmik-dsx7xshq"
 AUCTION, BREACH, ARRIVAL = "prismatic-tfjdwf55", "prismata-k73mzt4b", "gammasphere-2vmaduck"
-GAMES = (DUEL, GOAL, POSITION, AUCTION, BREACH, ARRIVAL)
+RESHUFFLE = "crystale-rg3t5kcm"
+GAMES = (DUEL, GOAL, POSITION, AUCTION, BREACH, ARRIVAL, RESHUFFLE)
 ADDED_SINCE = {
     "no_target",
     "self_target",
@@ -43,6 +48,9 @@ ADDED_SINCE = {
     "health_cost",
     "made",
     "breach_tally",
+    "attacks",
+    "knowledge",
+    "attacked_this_turn",
 }
 
 
@@ -61,11 +69,17 @@ def legal_then(game_id: str) -> list[str]:
 
 
 def shown_now(svc: RefereeService, game_id: str) -> object:
-    """Today's position without the switches added since (the old code showed none)."""
+    """Today's position without the switches (and a Crystale seat's fields) added since:
+    the old code showed none."""
     position = json.loads(msgspec.json.encode(svc.position(game_id).position))
     for field in ("variants", "table"):
         if isinstance(position.get(field), dict):
             position[field] = {k: v for k, v in position[field].items() if k not in ADDED_SINCE}
+    seats = position.get("seats")
+    if isinstance(seats, dict):
+        for seat, shown in seats.items():
+            if isinstance(shown, dict):
+                seats[seat] = {k: v for k, v in shown.items() if k not in ADDED_SINCE}
     return position
 
 
@@ -90,6 +104,11 @@ def test_a_switch_offered_since_plays_the_rules_of_the_record(old: RefereeServic
     assert old.load(BREACH).setup.variants["breach_tally"] == "entries"
     # the Prismata game started from a position string whose table lacks the switch
     assert old.load(BREACH).state.table.breach_tally == "entries"
+    # CR-I.36: what the referee knew stayed where it was as crystals went out of sight
+    assert old.load(RESHUFFLE).setup.variants["knowledge"] == "stays"
+    assert old.load(RESHUFFLE).state.table.knowledge == "stays"
+    crystale = games.load("crystale")
+    assert crystale.recorded_variants(crystale.resolve_variants({}))["knowledge"] == "follows"
 
 
 def test_a_switch_whose_default_changed_later_plays_the_rules_before_it() -> None:
@@ -116,7 +135,7 @@ def test_an_old_open_game_goes_on_under_its_own_rules(old: RefereeService) -> No
     legal = json.loads((OLD / f"{DUEL}.legal.json").read_text())
     assert "Duelist" not in json.dumps(legal)
     assert old.record(POSITION, "e8>e7").accepted
-    for game_id in (AUCTION, BREACH, ARRIVAL):
+    for game_id in (AUCTION, BREACH, ARRIVAL, RESHUFFLE):
         assert old.legal(game_id).actions == legal_then(game_id), game_id
     # PX-I.32: p3's first-round forgo is refused as p1's was when the game was recorded
     forgo = old.record(AUCTION, "p3: forgo")
@@ -166,4 +185,53 @@ def test_a_position_given_today_without_a_switch_plays_the_games_switch(
         "prismata", {"p1": "A", "p2": "B"}, variants=chosen, options={"position": json.dumps(start)}
     ).game_id
     assert svc.load(given).state.table.breach_tally == played
+    assert svc.verify().bad == 0
+
+
+def test_an_old_pull_out_of_a_reshuffled_pool_stands_where_a_new_game_refuses_it(
+    old: RefereeService, tmp_path: Path
+) -> None:
+    """CR-I.36: the old Crystale record pulled Kiln Surge out of a pool refilled with a
+    Flame Lance and two Cinderpups, and was refused a fifth Cinderpup after the two shown
+    ones went back unseen; it replays so (verify finds both as recorded), while a game
+    created today, played the same way, is refused the pull (CR-12.3, CR-12.4) and allowed
+    the summon."""
+    recorded = old.load(RESHUFFLE)
+    assert recorded.state.sides[0].hand.known.as_dict() == {"Kiln Surge": 1}
+    assert old.verify().bad == 0
+    svc = RefereeService(GameStore(tmp_path / "today.db"))
+    setup = recorded.setup
+    game = svc.create_game(
+        "crystale",
+        {"p1": "Ann", "p2": "Ben"},
+        options={"seed": setup.options["seed"]},
+        decks=setup.decks,
+    ).game_id
+    assert svc.load(game).setup.variants["knowledge"] == "follows"
+    for entry in (
+        "p2: first p1",
+        "p1: pull 6",
+        "p2: pull 6",
+        "p1: show Pyrelance Archer, Cinderpup, Cinderpup",
+        "p2: show Reefling, Kelpie Skirmisher, Reefling",
+        "p1: pull Flame Lance",
+        "p1: cast Flame Lance @u2",
+    ):
+        assert svc.record(game, entry).accepted, entry
+    svc.adjust(
+        game,
+        "move p1 hand>pool; move p1 hand>plane Cinderpup; move p1 hand>plane Cinderpup",
+        card="",
+        reason="a correction",
+    )
+    # the two shown Cinderpups may have gone back to the pool: not a fifth copy today
+    assert svc.record(game, "p1: summon Cinderpup @c2", dry_run=True).accepted
+    for entry in ("p1: end", "p2: pull", "p2: end"):
+        assert svc.record(game, entry).accepted, entry
+    svc.adjust(game, "draw p1 24", card="", reason="a correction")
+    assert svc.record(game, "p1: reshuffle").accepted
+    pull = svc.record(game, "p1: pull Kiln Surge")
+    assert [v.clause for v in pull.violations] == ["CR-12.3"]
+    assert "Kiln Surge is not one of them" in pull.violations[0].reason
+    assert svc.record(game, "p1: pull Flame Lance").accepted
     assert svc.verify().bad == 0

@@ -6,7 +6,7 @@ checked as it loads its event: a stale version or a key already stored writes no
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -271,3 +271,142 @@ def test_a_game_write_inside_an_event_write_keeps_the_event_s_terms(svc: Referee
         with_terms(svc.event_penalize, version)(
             event_id, table.players[1], "cheating", penalty="warning", reason="late"
         )
+
+
+def test_a_game_write_sent_again_with_its_key_is_answered_as_the_first_from_both_doors(
+    tmp_path: Path,
+) -> None:
+    """A game's write sent again with its idempotency key after its answer was lost (a new
+    game, an entry, one rejected as evidence, REF-1.4, a retraction, REF-2.1) is answered
+    as the first time and stores nothing more, through ``Commands`` and through the
+    server's ``GroupWriter`` alike, even after the game moved on; the key is stored with
+    the write's first event, so the two doors store the same bytes, and a process that
+    never saw the first try finds it in the log."""
+    cli = RefereeService(GameStore(tmp_path / "cli.db"), clock=_clock, draw_seed=lambda: 7)
+    cached = CachedService(GameStore(tmp_path / "server.db"), clock=_clock, draw_seed=lambda: 7)
+    writer = GroupWriter(cached)
+    new = CreateGame(game="nim", players=PLAYERS, options={"heap": 12})
+    retract = Retract(reason="misread")
+    doors: dict[str, dict[str, Callable[..., Any]]] = {
+        "cli": {
+            "create": lambda: cli.create_game("nim", PLAYERS, options={"heap": 12}),
+            "entry": cli.record,
+            "retract": lambda game: cli.retract(game, "misread"),
+        },
+        "server": {
+            "create": lambda: writer.create(new).result(10),
+            "entry": lambda game, text: writer.entry(game, text).result(10),
+            "retract": lambda game: writer.command(game, retract).result(10),
+        },
+    }
+    answers: dict[str, list[Any]] = {}
+    try:
+        for door, svc in (("cli", cli), ("server", cached)):
+            do = doors[door]
+
+            def write(key: str, what: str, *args: Any, do: Any = do) -> Any:
+                return with_terms(do[what], idempotency_key=key)(*args)
+
+            made = write("new", "create")
+            game = made.game_id  # made from the key and the token: the same at both doors
+            assert write("new", "create").game_id == game
+            first = write("t1", "entry", game, "t1")
+            rejected = write("t7", "entry", game, "t7")
+            assert first.accepted
+            assert rejected.stored  # REF-1.4: a rejection is kept as evidence
+            assert not rejected.accepted
+            assert write("t1", "entry", game, "t1") == first  # as the first time
+            assert write("t7", "entry", game, "t7") == rejected  # the evidence kept once
+            undone = write("undo", "retract", game)
+            write("t2", "entry", game, "t2")  # the game moves on meanwhile
+            assert write("undo", "retract", game) == undone  # the version it left, as then
+            assert write("new", "create").version == 1
+            assert svc.load(game).version == 5  # created, t1, t7 kept, retracted, t2
+            answers[door] = [first, rejected, undone.events, undone.version]
+        assert answers["cli"] == answers["server"]
+        assert _rows(cli.store, game) == _rows(cached.store, game)  # the keys and all
+        assert cli.store.rows(game)[1][2].count(b'"write_key":"t1"') == 1
+    finally:
+        writer.close()
+        cached.close()
+        cli.close()
+    fresh = RefereeService(GameStore(tmp_path / "cli.db"), clock=_clock)  # another process
+    try:
+        held = pipeline.Terms(None, "t1")
+        assert pipeline.under_terms(fresh.record, held)(game, "t1") == answers["cli"][0]
+        assert held.replayed == 2  # the event that holds the key
+        assert fresh.load(game).version == 5
+    finally:
+        fresh.close()
+
+
+def test_a_game_s_key_sent_again_with_another_request_is_refused(svc: RefereeService) -> None:
+    """A key names one request: the same key with another entry, another command or a new
+    game of other players is refused (``KeyReusedError``, HTTP 422) and stores nothing
+    (REF-1.1: the entry is not judged); a write refused stores no key, so sent again it
+    is decided again."""
+    from service.errors import KeyReusedError
+
+    game = with_terms(svc.create_game, idempotency_key="g")("nim", PLAYERS, options={"heap": 12})
+    with pytest.raises(KeyReusedError):
+        with_terms(svc.create_game, idempotency_key="g")("nim", PLAYERS, options={"heap": 9})
+    with pytest.raises(KeyReusedError):
+        with_terms(svc.create_game, idempotency_key="g")("nim", PLAYERS[::-1])
+    with_terms(svc.record, idempotency_key="k")(game.game_id, "t1")
+    for other in (lambda: svc.record(game.game_id, "t2"), lambda: svc.retract(game.game_id, "")):
+        with pytest.raises(KeyReusedError) as refused:
+            with_terms(other, idempotency_key="k")()
+        assert refused.value.event == 2
+    assert svc.load(game.game_id).version == 2
+    with pytest.raises(StaleVersionError):  # refused: nothing stored, the key kept nowhere
+        with_terms(svc.record, 1, "late")(game.game_id, "t2")
+    assert with_terms(svc.record, 2, "late")(game.game_id, "t2").version == 3
+
+
+def test_a_key_sent_twice_in_one_group_commit_is_answered_once_that_commit_is_stored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An entry (REF-1.1) and its retry queued in the same group commit: the retry finds the
+    key on the first's events, not yet stored, and is answered with the commit: the failure
+    of a commit that stores nothing is both callers' (never an answer for what was not
+    stored); sent again, the entry is stored once and both are told the same."""
+    import threading
+
+    cached = CachedService(GameStore(tmp_path / "server.db"), clock=_clock)
+    writer = GroupWriter(cached)
+    try:
+        game = writer.create(CreateGame(game="nim", players=PLAYERS, options={"heap": 12}))
+        game_id = game.result(10).game_id
+        real = cached.store.append_sealed
+
+        def both(fail: bool) -> list[Any]:
+            gate = threading.Event()
+            writer.call(gate.wait)  # holds the writer: the two entries are queued together
+            futures = [
+                with_terms(lambda: writer.entry(game_id, "t1"), idempotency_key="k")()
+                for _ in range(2)
+            ]
+            if fail:
+                monkeypatch.setattr(
+                    cached.store, "append_sealed", lambda *a, **k: (_ for _ in ()).throw(OSError)
+                )
+            gate.set()
+            outcomes: list[Any] = []
+            for future in futures:
+                try:
+                    outcomes.append(future.result(10))
+                except OSError as exc:
+                    outcomes.append(exc)
+            monkeypatch.setattr(cached.store, "append_sealed", real)
+            return outcomes
+
+        failed = both(fail=True)
+        assert all(isinstance(o, OSError) for o in failed)  # the retry's too
+        assert cached.load(game_id).version == 1
+        first, again = both(fail=False)
+        assert first == again
+        assert first.accepted
+        assert cached.store.rows(game_id)[-1][0] == 2  # stored once
+    finally:
+        writer.close()
+        cached.close()

@@ -331,14 +331,26 @@ def test_a_follower_waits_out_a_cut_link_and_catches_up_when_it_returns(
     hall: Hall, tmp_path: Path, pg_env: dict[str, str]
 ) -> None:
     """The uplink to the cloud replica fails while the hall keeps writing; the follower
-    waits, and the replica catches up once the link is back (bounded waits, no timing)."""
+    waits, and the replica catches up once the link is back (bounded waits, no timing:
+    the link comes back only once the follower has said it is waiting, which a loaded
+    machine could otherwise let it miss)."""
     link = Link((pg_env["POSTGRES_HOST"], int(pg_env["POSTGRES_PORT"])))
     url = pg_url({**pg_env, "POSTGRES_PORT": str(link.port)})
     proc = _follower(hall.db, url)
+    said: list[str] = []
+    reader = threading.Thread(target=lambda: said.extend(iter(proc.stderr.readline, "")))  # type: ignore[union-attr]
+    reader.start()
 
     def caught_up() -> bool:
         for _ in range(1200):  # bounded: 60 s on a busy machine
             if streams(str(hall.db)) == streams("", env=pg_env):
+                return True
+            time.sleep(0.05)
+        return False
+
+    def waiting() -> bool:
+        for _ in range(1200):  # bounded: 60 s on a busy machine
+            if any("waiting:" in line for line in said):
                 return True
             time.sleep(0.05)
         return False
@@ -349,13 +361,21 @@ def test_a_follower_waits_out_a_cut_link_and_catches_up_when_it_returns(
         for _ in range(3):
             hall.more()  # the hall goes on
         assert streams(str(hall.db)) != streams("", env=pg_env)
+        assert waiting()
         link.restore()
         assert caught_up()
     finally:
-        _, err = _stopped(proc)
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            reader.join(timeout=30)
         link.cut()
+    err = "".join(said)
     assert proc.returncode == 0, err
-    assert "waiting:" in err
     assert "reached both stores again" in err
     assert call(url.replace(str(link.port), pg_env["POSTGRES_PORT"]), "verify")[0] == 0
 

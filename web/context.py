@@ -1,5 +1,5 @@
 """What the HTTP face's handlers share: the configuration, the ``Web`` context (the
-service, tokens, idempotency keys, the live hub) and ``web_of`` to reach it from a
+service, tokens, the page forms' keys, the live hub) and ``web_of`` to reach it from a
 request.
 
 It sits below ``web.app`` (which assembles the application from the handlers) and
@@ -23,7 +23,7 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, overload
 
 import msgspec
-from litestar import Request, Response
+from litestar import Response
 from litestar.connection import ASGIConnection
 from litestar.exceptions import NotAuthorizedException, TooManyRequestsException
 
@@ -35,17 +35,16 @@ from service.access import (
     TokenRefusedError,
     TokenStore,
 )
-from service.api import Command, CreateGame, identified
+from service.api import Command, CreateGame, Terms, identified
 from service.cached import CachedService
-from service.errors import ConcurrentWriteError
-from service.idempotency import IdempotencyStore, fingerprint
+from service.idempotency import IdempotencyStore
 from service.procedure import WRITING_TOKEN
 from service.results import EntryResult, WrittenEvents
 from service.sidedb import SideDB, open_side_db
 from service.stores import open_store, parse_store
 from service.writer import GroupWriter
 from web.hub import Hub
-from web.problems import MEDIA_TYPE, Problem, handle_exception, problem_response
+from web.problems import MEDIA_TYPE, Problem
 
 if TYPE_CHECKING:
     from service.results import GameView
@@ -172,7 +171,7 @@ class LoopTurn:
 
 
 class Web:
-    """Everything the handlers share: the service, tokens, idempotency keys, the hub."""
+    """Everything the handlers share: the service, tokens, the page forms' keys, the hub."""
 
     def __init__(self, config: ServeConfig) -> None:
         self.config = config
@@ -187,7 +186,7 @@ class Web:
         self.side: SideDB = open_side_db(self.spec)
         self.tokens = TokenStore(self.side, cache=True, moment=LoopTurn())
         self.failed_auth = FailedAuthentication()
-        self.keys = IdempotencyStore(self.side)
+        self.keys = IdempotencyStore(self.side)  # the page forms' outcomes (``web.formkeys``)
         self.listing = self.svc.game_listing()
         self._pool = (
             ThreadPoolExecutor(config.threads, thread_name_prefix="service")
@@ -426,75 +425,16 @@ class Web:
         finally:
             self.hub.poke()
 
-    async def write(
-        self,
-        request: Request[Any, Any, Any],
-        principal: Principal,
-        work: Work,
-        key: str | None,
-    ) -> Response[Any]:
-        """Run a write once per ``key`` (the request's ``Idempotency-Key``, as the write
-        route's ``Writer`` read it; ``None``: none sent) and answer it.
-
-        ``work`` runs the command and returns (status, body Struct, headers); an
-        error it raises becomes a problem document, saved under the key like any
-        answer unless nothing could have been stored by the race (409) or a fault (5xx)."""
-        if key is None:
-            status, body, headers = await self.write_once(work)
-            return _encoded(status, body, headers)
-        raw = await request.body()
-        print_ = fingerprint(request.method, str(request.url.path), raw)
-        claim = await self.run(self.keys.claim, principal.token_id, key, print_)
-        waited = 0.0
-        while claim.state == "pending" and waited < 5.0:
-            await asyncio.sleep(0.05)
-            waited += 0.05
-            claim = await self.run(self.keys.claim, principal.token_id, key, print_)
-        if claim.state == "done":
-            headers = dict(claim.headers)
-            headers["Idempotent-Replayed"] = "true"
-            media = headers.pop("content-type", JSON)
-            return Response(
-                content=claim.body.encode(),
-                status_code=claim.status,
-                media_type=media,
-                headers=headers,
-            )
-        if claim.state == "mismatch":
-            return problem_response(
-                422,
-                "idempotency-key-reused",
-                f"Idempotency-Key {key!r} was sent before with a different request",
-                request,
-            )
-        if claim.state == "pending":
-            return problem_response(
-                409,
-                "idempotency-key-in-use",
-                f"the request first sent with Idempotency-Key {key!r} has not answered yet",
-                request,
-                headers={"Retry-After": "1"},
-            )
-        try:
-            status, body, headers = await self.write_once(work)
-            response = _encoded(status, body, headers)
-        except Exception as exc:
-            response = handle_exception(request, exc)
-            if isinstance(exc, ConcurrentWriteError) or (response.status_code or 500) >= 500:
-                await self.run(self.keys.release, principal.token_id, key)
-                return response
-        content = response.content if isinstance(response.content, bytes) else b""
-        saved = {k: v for k, v in response.headers.items() if k.lower() in ("etag", "location")}
-        saved["content-type"] = response.media_type or JSON
-        await self.run(
-            self.keys.finish,
-            principal.token_id,
-            key,
-            response.status_code or 200,
-            saved,
-            content.decode(),
-        )
-        return response
+    async def write(self, work: Work, terms: Terms | None = None) -> Response[Any]:
+        """Run a write (``work`` gives its status, body Struct and headers) and answer it.
+        Its terms (``Writer.game``: the ``If-Match`` version, the ``Idempotency-Key``) are
+        the write pipeline's, which ran ``work`` under them: a game's write sent again with
+        a key its first try stored is answered as the first time, nothing stored, and
+        marked ``Idempotent-Replayed``; an error raised is the route's problem document."""
+        status, body, headers = await self.write_once(work)
+        if terms is not None and terms.replayed is not None:
+            headers = {**headers, "Idempotent-Replayed": "true"}
+        return _encoded(status, body, headers)
 
 
 def cookie_value(header: str, name: str) -> str | None:

@@ -142,9 +142,14 @@ class RoundMarkIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 
 
 class RoundMarked(msgspec.Struct, kw_only=True):
+    """A round's mark as stored (EV-5.10): which, by whom, and the event's version after it."""
+
     event_id: str
     round: int
     mark: Literal["start", "end"]
+    by: Annotated[
+        str, msgspec.Meta(description="Who marked it: the token's holder, as the log names them")
+    ]
     version: int  # the event's version after the mark (an If-Match for the next write)
 
 
@@ -372,7 +377,7 @@ class EventsController(Controller):
         number = await writer.event(mark, event_id, data.mark, data.round, by=writer.by)
         version = await writer.web.run(writer.svc.event_version, event_id)
         marked = RoundMarked(
-            event_id=event_id.strip(), round=number, mark=data.mark, version=version
+            event_id=event_id.strip(), round=number, mark=data.mark, by=writer.by, version=version
         )
         return _created(marked, event_id)
 

@@ -129,7 +129,7 @@ class FastPath:
         if (
             headers is None
             or b"authorization" not in headers
-            or b"idempotency-key" in headers  # the keys' own bookkeeping: the handler's
+            or b"idempotency-key" in headers  # its checks and the replay's header: the handler's
             or b"transfer-encoding" in headers
             or headers.get(b"content-type", b"").lower() not in _JSON
         ):

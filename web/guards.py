@@ -45,7 +45,16 @@ from service.access import (
     authorize,
     authorize_event,
 )
-from service.api import Need, admit, admit_game_early, as_caller, need, with_terms
+from service.api import (
+    Need,
+    Terms,
+    admit,
+    admit_game_early,
+    as_caller,
+    need,
+    under_terms,
+    with_terms,
+)
 from service.cached import CachedService
 from service.errors import RefusedError
 from service.results import CorrectionResult, WrittenEvents
@@ -94,8 +103,10 @@ IdempotencyKey = Annotated[
         name="Idempotency-Key",
         required=False,
         description="1 to 200 characters chosen by the writer: the write is carried out once "
-        "per key and token; sent again, the first answer (an event's write: 409 "
-        "already-stored); sent again with another request, 422",
+        "per key and token, the key stored with it in the game's or event's log; sent "
+        "again, a game's write is answered as the first time (Idempotent-Replayed: true), "
+        "an event's 409 already-stored; a game's key sent again with another request, 422. "
+        "A write refused stores nothing and keeps no key: sent again, it is decided again",
     ),
 ]
 T = TypeVar("T")
@@ -243,9 +254,10 @@ class Writer:
       pipeline's authorize stage asks of them: 403) with the terms handed to the service,
       which checks them (a stale version 412, a key already stored 409);
     - ``game(work)``: a game's write, ``work`` giving (status, body, headers), made under
-      the ``If-Match`` version (``with_terms``: the pipeline checks it where it stages the
-      write, 412), once per ``Idempotency-Key`` (``Web.write``: a key sent again is
-      answered as the first time);
+      both terms (``under_terms``): the pipeline checks the ``If-Match`` version where it
+      stages the write (412) and looks for the ``Idempotency-Key`` in the game's log (a
+      key sent again is answered as the first time, ``Idempotent-Replayed``; with another
+      request, 422);
     - ``written(fn, ...)``: a game's write whose answer is what it wrote (201, ``ETag``).
     """
 
@@ -284,9 +296,10 @@ class Writer:
         )
 
     async def game(self, work: Work) -> Response[Any]:
-        # the key is the replay's (``Web.write``), the version the pipeline's
-        made = cast("Work", with_terms(work, self.expected))
-        return await self.web.write(self.request, self.caller, made, self.key)
+        # both terms are the pipeline's: it checks the version, and finds a key stored in
+        # the game's log (the write sent again is answered as the first time)
+        held = Terms(self.expected, self.key)
+        return await self.web.write(cast("Work", under_terms(work, held)), held)
 
     async def written(self, fn: Callable[..., W], *args: Any, **kwargs: Any) -> Response[W]:
         def work() -> tuple[int, Any, dict[str, str]]:

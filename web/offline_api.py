@@ -92,20 +92,15 @@ async def sync_offline(writer: WriterDep, data: JSONBody[OfflineBatchIn]) -> Res
 async def _stored_live(w: Writer, entries: list[OfflineEntryIn]) -> list[EntryResult]:
     """The batch's leading entries that the server already stored when they were first sent
     live (``POST .../entries`` under the entry's own key) though the table never had the
-    answer (the network failed on the way back): their saved answers, in order. They are not
-    a second line of play: sent again, they would be a false branch (REF-9.5)."""
+    answer (the network failed on the way back): their answers as a retry of each is
+    answered (the key found in the game's log by the write pipeline), in order. They are
+    not a second line of play: sent again, they would be a false branch (REF-9.5)."""
     found: list[EntryResult] = []
     for entry in entries:
-        claim = await w.web.run(w.web.keys.answer, w.caller.token_id, entry.key)
-        if claim is None or claim.status not in (201, 422):
-            break
-        try:
-            body = msgspec.json.decode(claim.body)
-            raw = body if claim.status == 201 else (body.get("extra") or body).get("result")
-            result = msgspec.convert(raw, EntryResult)
-        except (msgspec.DecodeError, msgspec.ValidationError, AttributeError, TypeError):
-            break
-        if result.game_id != w.game_id or result.text != entry.text:
+        result = await w.web.run(
+            w.svc.entry_answered, w.game_id, entry.text, entry.key, actor=entry.seat, by=w.by
+        )
+        if result is None:
             break
         found.append(result)
     return found

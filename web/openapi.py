@@ -15,7 +15,9 @@ every route answers by construction is stated here once, as rules, rather than b
 - a route naming something in its path (a game, an event, a clause) answers 404 when there
   is no such thing, as do the reads filtered by a game type;
 - a route taking a body answers 413 past the body limit and 422 for a field past its
-  bound or a body nested too deeply (``web.problems``); a write answers 409 when the
+  bound or a body nested too deeply (``web.problems``), or a game's ``Idempotency-Key``
+  sent again with another request; a write's success may be a game's write answered again
+  (``Idempotent-Replayed``); a write answers 409 when the
   procedure does not allow it now or another write came first; a route taking a JSON body
   answers 415 to a body of another type (``web.app``);
 - every error is a problem document (``application/problem+json``), never Litestar's own
@@ -69,12 +71,21 @@ _COMMON: dict[int, str] = {
     409: "Not allowed in this state, or another write came first; nothing stored",
     413: "The body is larger than the server takes",
     415: "The body is not JSON (Content-Type: application/json); nothing read or stored",
-    422: "A field is past its bound, or the body is nested too deeply; nothing stored",
+    422: "A field is past its bound, or the body is nested too deeply, or the Idempotency-Key "
+    "was sent before with another request; nothing stored",
     429: "Too many failed authentications from this address or with this token",
 }
 _HEADERS: dict[int, dict[str, Any]] = {
     401: {"WWW-Authenticate": {"schema": {"type": "string"}, "description": "Bearer"}},
     429: {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait"}},
+}
+_REPLAYED = {
+    "Idempotent-Replayed": {
+        "schema": {"type": "string", "enum": ["true"]},
+        "description": "A game's write sent again with the Idempotency-Key its first try was "
+        "stored with: this is the first answer, made again, and nothing more was stored "
+        "(an event's write answers 409 already-stored instead)",
+    }
 }
 
 _A_CALL = (
@@ -143,9 +154,12 @@ def _operation(path: str, method: str, operation: Doc, *, public_read: bool) -> 
         answer = responses.setdefault(str(status), {"description": _COMMON[status]})
         if status in _HEADERS:
             answer.setdefault("headers", {}).update(_HEADERS[status])
-    for code, problem_answer in responses.items():
+    keyed = any(p.get("name") == "Idempotency-Key" for p in operation.get("parameters", ()))
+    for code, given in responses.items():
         if code[0] in "45":
-            problem_answer["content"] = {MEDIA_TYPE: {"schema": _PROBLEM_REF}}
+            given["content"] = {MEDIA_TYPE: {"schema": _PROBLEM_REF}}
+        elif keyed and code[0] == "2":
+            given.setdefault("headers", {}).update(_REPLAYED)
     if method == "get" and path in _STREAMS:
         responses["200"]["content"] = {"text/event-stream": _TEXT}
     if (method, path) in _CONTENT:

@@ -24,6 +24,7 @@ from service.errors import (
     ConcurrentWriteError,
     GameNotFoundError,
     InvalidCommandError,
+    KeyReusedError,
     NotSealedError,
     RepeatedWriteError,
     StaleVersionError,
@@ -115,7 +116,8 @@ PROBLEM_TYPES: dict[str, tuple[str, str]] = {
         "The Idempotency-Key was used for another request",
         (
             "A key identifies one request; this key was sent before with a different "
-            "method, path or body. Nothing was stored."
+            "request (another command or other values), stored as `event` of the game. "
+            "Nothing was stored."
         ),
     ),
     "already-stored": (
@@ -123,13 +125,6 @@ PROBLEM_TYPES: dict[str, tuple[str, str]] = {
         (
             "A write to an event with this Idempotency-Key was stored before (the event's log "
             "holds it, `event`): it is not carried out again. Nothing more was stored."
-        ),
-    ),
-    "idempotency-key-in-use": (
-        "The first request with this Idempotency-Key is still running",
-        (
-            "Retry in a moment to get its answer. If it stays unanswered, the server that "
-            "ran it stopped: look at the game's log to see whether it was stored."
         ),
     ),
     "server-error": (
@@ -279,6 +274,8 @@ def problem_for(exc: Exception, method: str, path: str, host: str) -> Answered:
         return problem(409, "concurrent-write", str(exc), path), {}
     if isinstance(exc, RepeatedWriteError):
         return problem(409, "already-stored", str(exc), path, event=exc.event), {}
+    if isinstance(exc, KeyReusedError):  # before ValueError's 400: a key names one request
+        return problem(422, "idempotency-key-reused", str(exc), path, event=exc.event), {}
     if isinstance(exc, AccessDeniedError):
         log.warning("refused %s %s: %s", method, path, exc)
         return problem(403, "forbidden", str(exc), path), {}

@@ -75,7 +75,15 @@ class GameEvent(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     written without a token (the command line, and every event stored before it
     existed) and then left out of the encoding, so those keep their bytes and hashes;
     when set it is hashed with the rest. A token id is no secret (tokens store only
-    a hash of their secret half)."""
+    a hash of their secret half).
+
+    ``write_key`` is the idempotency key (HTTP ``Idempotency-Key``) a game's write was
+    sent with, on the first event of that write (``service.pipeline.stage``): a retry
+    with it is known from the game's own log, in any process, and answered as the first
+    time without a second event. ``UNSET`` (left out of the encoding, so every event
+    stored before it existed keeps its bytes and hash) for a write sent without one. An
+    event's (tournament's) stream keeps its writes' keys in ``idempotency_key``
+    (``events.tournament.TournamentEvent``), as a judge call did before this field."""
 
     originator_id: str
     originator_version: int
@@ -83,6 +91,7 @@ class GameEvent(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     prev_hash: str
     hash: str = ""
     token_id: str | msgspec.UnsetType = msgspec.UNSET
+    write_key: str | msgspec.UnsetType = msgspec.UNSET
 
     @property
     def token(self) -> str:

@@ -42,10 +42,13 @@ def decide(view: FoldedGame, command: Command, base: Mapping[str, Any]) -> list[
 
 def key_stored(view: FoldedGame, key: str, *, token: str) -> int | None:
     """The number of the game's event stored with the idempotency key ``key`` by the token
-    ``token`` (a write sent again: ``RepeatedWriteError``, HTTP 409), if any."""
+    ``token`` (its ``write_key``, or a judge call's own ``idempotency_key``), if any: a
+    write sent again, answered as the first (``service.pipeline``), or, inside an event's
+    write, refused (``RepeatedWriteError``, HTTP 409)."""
     for number in range(view.version, 0, -1):
         event = view.event(number)
-        stored = getattr(event, "idempotency_key", None)
-        if stored == key and event.token == token:
+        if (
+            event.write_key == key or getattr(event, "idempotency_key", None) == key
+        ) and event.token == token:
             return number
     return None

@@ -147,6 +147,7 @@ VARIANTS = {
         "zero_strike",
         "slot_servant",
         "attacks",
+        "knowledge",
     },
     "gammasphere": {
         "deck_limits",

@@ -43,7 +43,8 @@ Hidden zones are what the referee knows: a hand is a count plus known crystals; 
 an unseen crystal may be named is read from the engine's pool knowledge (bookkeeping
 of who saw what, not a rule of play), passed in as ``unaccounted``. A pool refilled by a
 reshuffle holds just what left the Higher Plane, in view of everyone, until a pull nobody
-saw: a crystal named out of it meanwhile is one of those (CR-12.4).
+saw: a crystal named out of it meanwhile is one of those (CR-12.4); under
+``knowledge=stays``, the reading games recorded before CR-I.36 keep, it is a plain count.
 """
 
 from __future__ import annotations
@@ -71,6 +72,7 @@ SUPPORTED = {
     "summon_sacrifice": ("either", "each"),
     "zero_strike": ("no_hit", "hit"),
     "attacks": ("each", "one"),
+    "knowledge": ("follows", "stays"),
 }
 """Variants the model knows (the first of each is the default)."""
 
@@ -745,7 +747,8 @@ class Reference:
         elif isinstance(a, m.Reshuffle):
             self._spend(side, 50)
             side.pool += sum(side.plane.values())
-            side.pool_known = Counter(side.plane)  # the pool was empty (CR-12.4)
+            if v["knowledge"] == "follows":  # the pool was empty (CR-12.4, CR-I.36)
+                side.pool_known = Counter(side.plane)
             side.plane = Counter()
             self._hit(s, seat)
         elif isinstance(a, m.Summon):

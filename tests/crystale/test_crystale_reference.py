@@ -33,7 +33,12 @@ VARIANTS = [
         "trigger_order": "printed",
         "attacks": "one",
     },
-    {"slot_phase": "promotion", "slot_earning": "again", "zero_strike": "hit"},
+    {
+        "slot_phase": "promotion",
+        "slot_earning": "again",
+        "zero_strike": "hit",
+        "knowledge": "stays",
+    },
 ]
 
 

@@ -205,3 +205,33 @@ def test_cr_12_4_crystals_put_back_unseen_leave_what_the_hand_was_known_to_hold(
     assert side.knowledge.seen.count("Cinderpup") == 1  # the one in the Higher Plane
     state = adjust(state, "move p1 hand>plane Cinderpup; move p1 hand>plane Cinderpup")
     assert judge(state, "summon Cinderpup @c2").legal  # the fourth may still be in the hand
+
+
+def test_cr_i_36_knowledge_stays_keeps_a_reshuffled_pool_a_plain_count() -> None:
+    """CR-I.36, knowledge=stays (games recorded before it): the Higher Plane shuffled into
+    the pool is unaccounted for like any crystal, so a pull may name one not among it."""
+    state = _pool(started(variants={"knowledge": "stays"}), 0, 0, {"Cinderpup": 1}, mp=120)
+    before = state.sides[0].knowledge
+    state = play(state, "reshuffle")
+    assert state.sides[0].pool.known.total == 0
+    knowledge = state.sides[0].knowledge
+    assert before is not None
+    assert knowledge is not None
+    # the Cinderpup that went in is unaccounted for again (CR-12.4)
+    assert knowledge.seen.count("Cinderpup") == before.seen.count("Cinderpup") - 1
+    after = play(state, "pull Kiln Surge")
+    assert after.sides[0].hand.known.count("Kiln Surge") == 1
+
+
+def test_cr_i_36_knowledge_stays_keeps_a_hands_shown_crystals_seen() -> None:
+    """CR-I.36, knowledge=stays: crystals known in a hand stay counted as seen after
+    crystals leave it unseen, so a copy named beyond them is one too many (CR-12.3)."""
+    from tests.crystale.test_crystale_promotion import adjust
+
+    state = play(started(variants={"knowledge": "stays"}), "pull")  # two Cinderpups shown
+    state = adjust(state, "move p1 hand>pool; move p1 hand>plane Cinderpup")
+    knowledge = state.sides[0].knowledge
+    assert knowledge is not None
+    assert knowledge.seen.count("Cinderpup") == 3  # the two shown still count
+    state = adjust(state, "move p1 hand>plane Cinderpup")
+    rejected(state, "summon Cinderpup @c2", "CR-12.3")

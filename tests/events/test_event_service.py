@@ -377,3 +377,65 @@ def test_a_round_mark_stored_before_it_named_its_recorder_folds_and_verifies(
         assert 1 in svc.event_state(event).ended_rounds
         report = svc.verify()
         assert report.bad == 0, [r.findings for r in report.reports if not r.ok]
+
+
+def test_ev_2_3_the_named_audit_lists_late_entries_in_one_reading_of_the_log(
+    svc: RefereeService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """EV-2.3: a player registered after round 1 was paired is a late entry, listed in the
+    named audit where it was stored, among the other entries (a drop, a penalty), named as
+    the event names them (two players called Ann: each with their id), with the match
+    losses counted for the rounds missed where the head asked for them (EV-2.9). The event's log is
+    read once for it, and the answer is what the audit and a second reading of the log for
+    the late entries made before."""
+    from events.codec import decode
+    from events.tournament import to_fact
+    from service.eventprint import people
+
+    event = svc.event_new("Late", "gammasphere", rounds=3).event_id
+    svc.event_register(event, ["Ann", "Ben", "Cal", "Dee"])
+    svc.event_pair(event)
+    svc.event_register(event, ["Ann"], allow_similar=True)  # a late entry sharing a name
+    svc.event_drop(event, "Cal", reason="ill")
+    svc.event_penalize(event, "Ben", "deck-problem")
+    svc.event_register(event, ["Eve"], late_as_losses=True)  # counted a loss a round missed
+    state = svc.event_state(event)
+    names = people(state)
+    before: dict[str, Any] = svc.event_audit(event)  # the old two readings, as they were
+    rows = svc.store.rows(event)
+    late: list[dict[str, Any]] = []
+    for number, topic, stored in rows:
+        fact = to_fact(decode(topic, stored))
+        if isinstance(fact, f.PlayerRegistered) and fact.player.entry_round > 1:
+            late.append(
+                {
+                    "event": number,
+                    "what": "late entry",
+                    "player": names.get(fact.player.id, fact.player.name),
+                    "round": fact.player.entry_round,
+                }
+            )
+            if fact.player.late_as_losses is True:  # EV-2.9
+                late[-1]["match_losses"] = fact.player.entry_round - 1
+    assert len(late) == 2
+    assert "match_losses" not in late[0]
+    assert late[1]["match_losses"] == 1
+    assert late[0]["player"] != "Ann"  # one of two Anns: named with the id
+    assert str(late[0]["player"]).startswith("Ann")
+    read: list[str] = []
+    real = svc.store.rows
+
+    def counted(stream: str, *args: Any, **kwargs: Any) -> Any:
+        if not args and not kwargs:  # the whole log (not the cached fold's catching up)
+            read.append(stream)
+        return real(stream, *args, **kwargs)
+
+    monkeypatch.setattr(svc.store, "rows", counted)
+    named = svc.event_audit_named(event)
+    assert read == [event]  # once, for the audit and its late entries
+    entries = named["entries"]
+    assert [e for e in entries if e["what"] == "late entry"] == late
+    assert [e["event"] for e in entries] == sorted(e["event"] for e in entries)
+    others = [e for e in entries if e["what"] != "late entry"]
+    assert [e["what"] for e in others] == [e["what"] for e in before["entries"]]
+    assert len(entries) == len(before["entries"]) + 2

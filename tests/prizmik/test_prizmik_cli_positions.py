@@ -1,13 +1,14 @@
 """The referee command on the perft table's positions, driven as a user drives it, against
 the independent reference model (``tests/prizmik/reference.py``).
 
-The command has no perft of its own; what it offers on a position is ``new --from-position``
-(PZ-9.5) with the table's ``--variant`` switches, ``show --fen`` and ``show --json``,
-``legal`` and ``legal --json``, and ``act`` (with ``--dry-run``). Each position of
-``fixtures/prizmik/perft.json`` is set up that way and must read back as the reference
-writes it, list the reference's legal actions, refuse the actions the reference refuses
-naming a PZ clause, and, one action deeper, reach the reference's positions and results and
-add up to the table's count two actions deep.
+Here each position becomes a stored game (``referee perft`` and ``legal --position``,
+which count and list from the string alone, are tested in ``test_prizmik_perft_cli.py``):
+``new --from-position`` (PZ-9.5) with the table's ``--variant`` switches, ``show --fen``
+and ``show --json``, ``legal`` and ``legal --json``, and ``act`` (with ``--dry-run``).
+Each position of ``fixtures/prizmik/perft.json`` is set up that way and must read back as
+the reference writes it, list the reference's legal actions, refuse the actions the
+reference refuses naming a PZ clause, and, one action deeper, reach the reference's
+positions and results and add up to the table's count two actions deep.
 """
 
 from __future__ import annotations

@@ -70,6 +70,7 @@ def test_health_needs_nothing_and_openapi_comes_from_the_service_types(client: C
         assert name in schema["components"]["schemas"], name
     entry = schema["paths"]["/api/games/{game_id}/entries"]["post"]
     assert {"201", "412", "422"} <= set(entry["responses"])
+    assert "Idempotent-Replayed" in entry["responses"]["201"]["headers"]  # a retry's answer
     assert set(schema["components"]["schemas"]["EntryResult"]["properties"]) >= {
         "violations",
         "version",
@@ -318,6 +319,61 @@ def test_idempotency_key_makes_a_retry_store_once(
         ).status_code
         == 201
     )
+
+
+def test_every_game_write_route_takes_its_key_from_the_game_s_log(
+    client: Client, store: str, tokens: Tokens
+) -> None:
+    """The key of a new game, a referee's command (a retraction, REF-2.1) and an offline
+    batch's entry first sent live (REF-9.5) is the write pipeline's, stored with the
+    write's first event: sent again, the first answer (``Idempotent-Replayed``), nothing
+    stored twice; a game's key with another request, 422."""
+    head = tokens["head"]
+    body = {"game": "prizmik", "players": {"red": "Ann", "blue": "Ben"}, "meta": {"table": "1"}}
+    keyed = auth(head, **{"Idempotency-Key": "new-1"})
+    first = client.post("/api/games", json=body, headers=keyed)
+    again = client.post("/api/games", json=body, headers=keyed)
+    assert first.status_code == again.status_code == 201, again.text
+    assert again.json() == first.json()
+    assert again.headers["idempotent-replayed"] == "true"
+    assert "idempotent-replayed" not in first.headers
+    assert again.headers["location"] == first.headers["location"]
+    game = first.json()["game_id"]
+    other = {**body, "players": {"red": "Cal", "blue": "Dee"}}
+    is_problem(client.post("/api/games", json=other, headers=keyed), 422, "idempotency-key-reused")
+    assert [g["game_id"] for g in client.get("/api/games", headers=auth(head)).json()] == [game]
+    live = auth(head, **{"Idempotency-Key": "live-1"})
+    sent = client.post(f"/api/games/{game}/entries", json={"text": "e1>e2"}, headers=live)
+    assert sent.status_code == 201, sent.text
+    batch = {
+        "device": "table-1",
+        "base_version": 1,  # the table never had the live entry's answer
+        "entries": [
+            {"key": "live-1", "recorded_at": "2026-11-28T12:00:00Z", "text": "e1>e2"},
+            {"key": "off-2", "recorded_at": "2026-11-28T12:01:00Z", "text": "e8>e7"},
+        ],
+    }
+    synced = client.post(f"/api/games/{game}/offline", json=batch, headers=auth(head))
+    assert synced.status_code == 200, synced.text
+    assert synced.json()["outcome"] == "merged"
+    assert [r["text"] for r in synced.json()["results"]] == ["e1>e2", "e8>e7"]
+    assert synced.json()["results"][0] == sent.json()
+    kinds = [type(e).__name__ for e in events_of(store, game)]
+    assert kinds.count("ActionRecorded") == 2  # the two entries, once each (and the merge's note)
+    undo = auth(head, **{"Idempotency-Key": "undo-1"})
+    url = f"/api/games/{game}/retractions"
+    undone = client.post(url, json={"reason": "misread"}, headers=undo)
+    assert undone.status_code == 201, undone.text
+    redone = client.post(url, json={"reason": "misread"}, headers=undo)
+    assert (redone.status_code, redone.json()) == (201, undone.json())
+    assert redone.headers["idempotent-replayed"] == "true"
+    is_problem(
+        client.post(url, json={"reason": "another"}, headers=undo), 422, "idempotency-key-reused"
+    )
+    assert len(events_of(store, game)) == len(kinds) + 1
+    log = f"/api/games/{game}/log"
+    assert client.get(log, headers=auth(head)).json()[-1]["write_key"] == "undo-1"
+    assert all("write_key" not in e for e in client.get(log, headers=auth(tokens["public"])).json())
 
 
 def test_a_server_fault_is_a_problem_without_a_traceback(

@@ -65,6 +65,7 @@ def test_a_round_is_marked_started_then_ended_once_every_table_has_its_result(
         "event_id": event,
         "round": 1,
         "mark": "start",
+        "by": "Hera",  # who marked it, as the log names them
         "version": before + 1,
     }
     assert event_kinds(store, event).count("round-started") == 1
@@ -96,6 +97,7 @@ def test_a_round_is_marked_started_then_ended_once_every_table_has_its_result(
     assert ended.status_code == 201, ended.text
     assert ended.json()["round"] == 1
     assert ended.json()["mark"] == "end"
+    assert ended.json()["by"] == "Hera"
     assert event_kinds(store, event).count("round-ended") == 1
     assert "round 1 ended by Hera" in _log(client, event, head)
     # a mark that is not start or end is the body's fault: nothing stored
@@ -218,3 +220,6 @@ def test_the_document_describes_both(client: Client) -> None:
     assert "late_as_losses" in schemas["RegisterIn"]["properties"]
     mark = schemas["RoundMarkIn"]["properties"]["mark"]
     assert sorted(mark["enum"]) == ["end", "start"]
+    marked = schemas["RoundMarked"]
+    assert "by" in marked["required"]
+    assert "token's holder" in marked["properties"]["by"]["description"]

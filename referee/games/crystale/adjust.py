@@ -337,7 +337,8 @@ def _apply_draw(state: CrystaleState, change: DrawCards, _: None) -> CrystaleSta
     seat = SEATS.index(change.seat)
     side = state.sides[seat]
     side = replace(
-        out_of_sight(side, "pool", change.count), hand=side.hand.put_unseen(change.count)
+        out_of_sight(side, "pool", change.count, state.table),
+        hand=side.hand.put_unseen(change.count),
     )
     return with_side(state, seat, side)
 
@@ -393,9 +394,17 @@ def _moved(state: CrystaleState, change: MoveCard) -> CrystaleState:
     name = crystal.name if crystal is not None else None
     # out of the source zone
     if source == "pool":
-        side = out_of_sight(side, "pool", 1) if name is None else take_from_pool(side, name)
+        side = (
+            out_of_sight(side, "pool", 1, state.table)
+            if name is None
+            else take_from_pool(side, name)
+        )
     elif source == "hand":
-        side = out_of_sight(side, "hand", 1) if name is None else take_from_hand(side, name)
+        side = (
+            out_of_sight(side, "hand", 1, state.table)
+            if name is None
+            else take_from_hand(side, name)
+        )
     else:
         if name is None:
             raise ValueError("name is missing: only an entry its check allowed is carried out")

@@ -31,6 +31,7 @@ from referee.games.crystale.position import (
     promote_unit,
     put_in_plane,
     recharge_effects,
+    reshuffled,
     settle,
     spend_mp,
     take_from_hand,
@@ -39,8 +40,6 @@ from referee.games.crystale.position import (
     with_unit,
 )
 from referee.kit.dispatch import Dispatch
-from referee.kit.multiset import Multiset
-from referee.kit.zones import HiddenZone
 from referee.outcomes import ONGOING, Outcome
 
 __all__ = ["ENTRY_EFFECTS", "apply", "apply_action", "next_turn", "outcome", "seat_index", "to_act"]
@@ -79,7 +78,7 @@ def _apply_mulligan(state: CrystaleState, action: model.Mulligan, seat: int) -> 
         state,
         seat,
         replace(
-            out_of_sight(side, "hand", side.hand.count),
+            out_of_sight(side, "hand", side.hand.count, state.table),
             pool=side.pool.put_unseen(side.hand.count),
         ),
     )
@@ -213,13 +212,14 @@ def _apply_pull(state: CrystaleState, action: model.Pull, seat: int) -> Crystale
     side = state.sides[seat]
     if state.phase == "start":
         side = replace(
-            out_of_sight(side, "pool", action.count), hand=side.hand.put_unseen(action.count)
+            out_of_sight(side, "pool", action.count, state.table),
+            hand=side.hand.put_unseen(action.count),
         )
         return with_side(state, seat, side)
     if action.crystal is not None:
         side = _pull_named(state, side, action.crystal)
     else:
-        side = replace(out_of_sight(side, "pool", 1), hand=side.hand.put_unseen(1))
+        side = replace(out_of_sight(side, "pool", 1, state.table), hand=side.hand.put_unseen(1))
     side = gain_mp(side, side.recharge)
     state = with_side(state, seat, side)
     for unit, _crystal, effect in recharge_effects(state, seat):
@@ -230,16 +230,8 @@ def _apply_pull(state: CrystaleState, action: model.Pull, seat: int) -> Crystale
 
 @ENTRY_EFFECTS.register(model.Reshuffle)
 def _apply_reshuffle(state: CrystaleState, action: model.Reshuffle, seat: int) -> CrystaleState:
-    side = spend_mp(state.sides[seat], RESHUFFLE_MP)
-    # the pool was empty and everyone saw what went in: until a crystal is pulled unseen,
-    # those crystals are all it holds (CR-12.4)
-    side = replace(
-        side,
-        hits=side.hits - 1,
-        pool=HiddenZone(side.pool.owner, side.plane.total, side.plane),
-        plane=Multiset(),
-    )
-    return settle(with_side(state, seat, side))
+    side = reshuffled(spend_mp(state.sides[seat], RESHUFFLE_MP), state.table)
+    return settle(with_side(state, seat, replace(side, hits=side.hits - 1)))
 
 
 @ENTRY_EFFECTS.register(model.Cast)

@@ -81,6 +81,7 @@ class Table(msgspec.Struct, frozen=True, gc=False):
     zero_strike: str = "no_hit"
     slot_servant: str = "hand"
     attacks: str = "each"
+    knowledge: str = "follows"
 
 
 class Unit(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):

@@ -12,7 +12,15 @@ import msgspec
 from referee.games.crystale.board import P1_START, P2_START, tile_atk_modifier
 from referee.games.crystale.catalog import Book, Crystal, Effect
 from referee.games.crystale.decks import check_named
-from referee.games.crystale.model import SEATS, SLOT_THRESHOLDS, CrystaleState, Result, Side, Unit
+from referee.games.crystale.model import (
+    SEATS,
+    SLOT_THRESHOLDS,
+    CrystaleState,
+    Result,
+    Side,
+    Table,
+    Unit,
+)
 from referee.kit.multiset import Multiset
 from referee.kit.zones import HiddenZone
 from referee.verdicts import LEGAL, Verdict
@@ -33,6 +41,7 @@ __all__ = [
     "promote_unit",
     "put_in_plane",
     "recharge_effects",
+    "reshuffled",
     "settle",
     "spend_mp",
     "start_mp",
@@ -134,17 +143,35 @@ def take_from_hand(side: Side, name: str) -> Side:
     return replace(side, hand=side.hand.take_known(name), knowledge=knowledge)
 
 
-def out_of_sight(side: Side, zone: str, n: int) -> Side:
+def out_of_sight(side: Side, zone: str, n: int, table: Table) -> Side:
     """``side`` with ``n`` crystals gone unseen out of its ``zone`` (``hand`` or ``pool``),
     into another hidden zone of the seat. Any of them may have been a crystal known to be
     there, so none is known to be there any longer, and those crystals are unaccounted for
-    again (CR-12.4): each may be named once more when it comes out, as at the table."""
+    again (CR-12.4): each may be named once more when it comes out, as at the table. Under
+    ``knowledge=stays`` (CR-I.36, games recorded before it) they stay counted as seen."""
     pile: HiddenZone = getattr(side, zone)
     knowledge = side.knowledge
-    if knowledge is not None:
+    if knowledge is not None and table.knowledge == "follows":
         for name in pile.known:
             knowledge = knowledge.with_unseen(name)
     return msgspec.structs.replace(side, **{zone: pile.take_unseen(n)}, knowledge=knowledge)
+
+
+def reshuffled(side: Side, table: Table) -> Side:
+    """``side`` with its Higher Plane shuffled into its empty pool (CR-6.2). Everyone saw
+    what went in, so until a crystal is pulled unseen those crystals are all the pool holds
+    (CR-12.4); under ``knowledge=stays`` (CR-I.36, games recorded before it) the pool is a
+    plain count and its crystals are unaccounted for like any other."""
+    if table.knowledge == "follows":
+        pool = HiddenZone(side.pool.owner, side.plane.total, side.plane)
+        return replace(side, pool=pool, plane=Multiset())
+    knowledge = side.knowledge
+    if knowledge is not None:
+        for name in side.plane:
+            knowledge = knowledge.with_unseen(name)
+    return replace(
+        side, pool=side.pool.put_unseen(side.plane.total), plane=Multiset(), knowledge=knowledge
+    )
 
 
 def pool_check(book: Book, side: Side, seat: int, name: str, clause: str) -> Verdict:
@@ -166,9 +193,10 @@ def pool_check(book: Book, side: Side, seat: int, name: str, clause: str) -> Ver
 def take_from_pool(side: Side, name: str) -> Side:
     """``name`` leaves the pool face up; a crystal not known to be there is now seen.
 
-    A pool known in full that lacks ``name`` is met only replaying a record made before
-    CR-12.4 said what a reshuffled pool holds (today's check refuses such a pull, and
-    verify reports it): what the pool was known to hold is then let go, not raised on."""
+    A pool known in full that lacks ``name`` is never met in play (the check refuses such
+    a pull, and a game recorded before CR-12.4 said what a reshuffled pool holds plays
+    ``knowledge=stays``, CR-I.36, where no pool is known in full): should it be, what the
+    pool was known to hold is let go, not raised on."""
     pool, knowledge = side.pool, side.knowledge
     if not pool.known.count(name) and pool.unknown == 0:
         if knowledge is not None:

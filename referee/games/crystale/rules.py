@@ -135,6 +135,17 @@ VARIANTS = (
         "Every Servant of the player may attack once a turn (each, the default), or the "
         "player makes one attack a turn with one Servant (one).",
     ),
+    switch(
+        "knowledge",
+        ("follows", "stays"),
+        "CR-I.36",
+        "What the referee knows follows crystals out of sight (follows, the default): a "
+        "reshuffled pool holds only the Higher Plane shuffled into it until an unseen pull, "
+        "and crystals known in a hand are unaccounted for again once crystals leave it "
+        "unseen; or it stays as it was (stays, the rule before CR-I.36 was made: games "
+        "recorded before the switch was offered keep it).",
+        absent="stays",
+    ),
 )
 
 SETUP_FIELDS = (
@@ -183,6 +194,10 @@ class CrystaleRules(ModularRules[CrystaleState, CrystaleAction]):
     setup_fields: ClassVar[tuple[SetupField, ...]] = SETUP_FIELDS
     takes_decks: ClassVar[bool] = True
     catalog_kinds: ClassVar[tuple[str, ...]] = ("crystals",)
+    uncountable: ClassVar[str] = (
+        "its hands and pools are hidden (one entry stands for every unseen crystal), and "
+        "card text a referee rules on decides what follows"
+    )
 
     # -- setup -------------------------------------------------------------
     def resolve_setup(self, setup: Setup) -> Setup:

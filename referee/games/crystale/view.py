@@ -175,6 +175,7 @@ def observe(state: CrystaleState, viewer: str = REFEREE) -> dict[str, Any]:
             "zero_strike": state.table.zero_strike,
             "slot_servant": state.table.slot_servant,
             "attacks": state.table.attacks,
+            "knowledge": state.table.knowledge,
         },
     }
 

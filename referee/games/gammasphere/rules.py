@@ -258,6 +258,10 @@ class GammasphereRules(ModularRules[GammasphereState, GammasphereAction]):
     setup_fields: ClassVar[tuple[SetupField, ...]] = SETUP_FIELDS
     takes_decks: ClassVar[bool] = True
     catalog_kinds: ClassVar[tuple[str, ...]] = ("cards",)
+    uncountable: ClassVar[str] = (
+        "its hands and decks are hidden (an entry names any card a hand may hold), and "
+        "free-text card effects are carried out by a referee's ruling"
+    )
 
     # -- setup -----------------------------------------------------------
     def resolve_setup(self, setup: Setup) -> Setup:

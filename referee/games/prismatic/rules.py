@@ -191,6 +191,10 @@ class PrismaticRules(ModularRules[PrismaticState, PrismaticAction]):
     setup_fields: ClassVar[tuple[SetupField, ...]] = SETUP_FIELDS
     catalog_kinds: ClassVar[tuple[str, ...]] = ("cards", "board")
     reports: ClassVar[tuple[str, ...]] = ("score",)
+    uncountable: ClassVar[str] = (
+        "its bids are sealed, its list of commitments is a generating set rather than "
+        "every entry, and draws and card text a referee rules on decide what follows"
+    )
 
     # -- setup -----------------------------------------------------------------
     def resolve_setup(self, setup: Setup) -> Setup:
