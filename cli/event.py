@@ -508,7 +508,8 @@ def _round_mark(action: str, done: str) -> Callable[[str, int | None], None]:
 
 event_app.command(
     "start-round",
-    help="""Mark the round as started (its time is in the log).
+    help="""Mark the round as started (its time is in the log): refused once it has ended
+    (EV-5.10).
 
     \b
     Example:

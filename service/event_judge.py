@@ -96,10 +96,11 @@ def _commands(state: Tournament, fact: f.Fact) -> d.Command | None:
             )
         case f.PenaltyRecorded():  # the command's every field is the fact's, by name
             return msgspec.convert(fact, d.RecordPenalty, from_attributes=True)
-        case f.RoundStarted(round=number):
-            return d.StartRound(round=number)
-        case f.RoundEnded(round=number):
-            return d.EndRound(round=number)
+        case f.RoundStarted(round=number, by=by):  # ``by`` unset: marked before it was named
+            who = by if isinstance(by, str) else ""
+            return d.StartRound(round=number, by=who, replayed=True)  # once taken after its end
+        case f.RoundEnded(round=number, by=by):
+            return d.EndRound(round=number, by=by if isinstance(by, str) else "")
         case f.EventEnded(reason=reason):
             return d.EndEvent(reason=reason)
     return None

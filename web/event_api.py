@@ -134,8 +134,8 @@ class Written(msgspec.Struct, kw_only=True):
 class RoundMarkIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """``event start-round`` / ``end-round``: the round's mark in the stream (its time is
     the log's). ``round``: the round the caller saw (the latest when left out), so a stale
-    client marks that round or is refused, never another. A round is marked once each way;
-    it ends only once every table has its result (EV-5.10)."""
+    client marks that round or is refused, never another. A round is marked once each way,
+    never started after its end; it ends only once every table has its result (EV-5.10)."""
 
     mark: Literal["start", "end"]
     round: RoundNumber | None = None
@@ -365,8 +365,9 @@ class EventsController(Controller):
         "/{event_id:str}/round-marks",
         summary="Mark a round started or ended (ended: once every table has its result)",
         description="As 'referee event start-round' / 'end-round' and the desk's forms: "
-        "refused (400, EV-5.10) for a round not paired, a mark already made, or an end while a "
-        "table lacks its result; nothing stored then. The head referee's.",
+        "refused (400, EV-5.10) for a round not paired, a mark already made, a start after the "
+        "round's end, or an end while a table lacks its result; nothing stored then. The head "
+        "referee's.",
         **_written("run"),
     )
     async def mark_round(

@@ -200,6 +200,9 @@ class RecordPenalty(_Command, frozen=True, kw_only=True):
 class StartRound(_Command, frozen=True, kw_only=True):
     round: int
     by: str = ""  # who marks it (stored only when named: ``RoundStarted.by``)
+    # a stored mark re-decided (an import's judge, ``service.event_judge``): a start after
+    # the round's end, refused live since, is one an earlier record may hold (EV-5.10)
+    replayed: bool = False
 
 
 class EndRound(_Command, frozen=True, kw_only=True):
@@ -389,6 +392,8 @@ def _start_round(state: Tournament, command: StartRound) -> tuple[Fact, ...]:
     number = command.round
     if number not in state.rounds:
         raise Refusal("EV-5.10", unpaired(number))
+    if number in state.ended_rounds and not command.replayed:  # said first: the later mark
+        raise Refusal("EV-5.10", f"round {number} has already ended")
     if number in state.started:
         raise Refusal("EV-5.10", f"round {number} has already started")
     return (RoundStarted(round=number, by=command.by or msgspec.UNSET),)

@@ -385,6 +385,8 @@ def test_a_round_paired_by_hand_with_two_byes_is_audited(tmp_path: Path) -> None
     refused(db, "EV-5.10", "event", "end-round", event)  # tables still to report
     ok(db, "event", "result", event, "1=2-0-0", "2=0-2-0")
     ok(db, "event", "end-round", event)
+    # EV-5.10: no start mark after the end, one line naming why, nothing stored
+    assert "round 1 has already ended" in refused(db, "EV-5.10", "event", "start-round", event)
     log = as_json(db, "event", "log", event)
     kinds = [line["kind"] for line in log]
     # the slips decided the tables: their open games were closed as void with them (EV-3.9)

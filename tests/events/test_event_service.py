@@ -439,3 +439,37 @@ def test_ev_2_3_the_named_audit_lists_late_entries_in_one_reading_of_the_log(
     others = [e for e in entries if e["what"] != "late entry"]
     assert [e["what"] for e in others] == [e["what"] for e in before["entries"]]
     assert len(entries) == len(before["entries"]) + 2
+
+
+def test_a_record_started_after_its_round_ended_still_imports_and_verifies(
+    tmp_path: Path,
+) -> None:
+    """EV-5.10: a start mark stored after its round's end, as the rules took it before such
+    a mark was refused, is kept: the event verifies, its export imports into another store
+    (the import's judge re-decides the mark as stored, not as a live command) and verifies
+    there, with the same log."""
+    from service.interchange import export_records, import_records
+
+    store = tmp_path / "store.db"
+    with open_service(store, create=True) as svc:
+        event = svc.event_new("Late mark", "gammasphere", rounds=2, seed=1).event_id
+        svc.event_register(event, ["Ann", "Ben"])
+        svc.event_pair(event)
+        svc.event_result(event, ["1=2-0-0"])
+        svc.event_round(event, "end", by="Zed")
+        with pytest.raises(EventRefusedError, match=r"EV-5\.10: round 1 has already ended"):
+            svc.event_round(event, "start", 1, by="Zed")  # refused live now
+        events = svc.parts.events
+        events._append(events._event(event), [f.RoundStarted(round=1, by="Zed")])  # as of old
+        log = [line.text for line in svc.event_log(event)]
+        assert log[-2:] == ["round 1 ended by Zed", "round 1 started by Zed"]
+        assert svc.verify().bad == 0
+        record = tmp_path / "late.jsonl"
+        record.write_text("".join(export_records(svc.store, [event], "jsonl")))
+    with open_service(tmp_path / "copy.db", create=True) as other:
+        report = import_records(other.store, [str(record)], workers=1)
+        assert [o.detail for o in report.refused] == []
+        assert len(report.imported) == 1
+        assert [line.text for line in other.event_log(event)] == log
+        assert other.verify().bad == 0
+        assert 1 in other.event_state(event).started

@@ -176,6 +176,18 @@ def test_no_pairing_while_a_round_is_open() -> None:
     assert state.current_round == 2
 
 
+def test_a_round_is_not_started_after_its_end() -> None:
+    """EV-5.10: once round 1 is marked ended, its start mark is refused, saying why, and
+    the state keeps it unstarted; a stored mark re-decided (``replayed``) is still taken."""
+    state = run(event(("Ann", "Ben")), PairNext(), ReportResult(round=1, table=1, slip="2-0"))
+    state = run(state, EndRound(round=1))
+    said = refusal(state, StartRound(round=1, by="HJ"))
+    assert said.clause == "EV-5.10"
+    assert said.reason == "round 1 has already ended"
+    assert 1 not in state.started
+    assert 1 in run(state, StartRound(round=1, replayed=True)).started
+
+
 def test_games_decide_the_match_and_a_slip_is_then_refused() -> None:
     """EV-3.8 linked games decide the match; EV-3.7 a slip after that is refused."""
     state = run(event(), PairNext(), StartRound(round=1))

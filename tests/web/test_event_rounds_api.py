@@ -100,6 +100,13 @@ def test_a_round_is_marked_started_then_ended_once_every_table_has_its_result(
     assert ended.json()["by"] == "Hera"
     assert event_kinds(store, event).count("round-ended") == 1
     assert "round 1 ended by Hera" in _log(client, event, head)
+    _refused(  # no start mark after the end (the desk no longer offers one either)
+        client.post(url, json={"mark": "start", "round": 1}, headers=auth(head)),
+        "EV-5.10",
+        "round 1 has already ended",
+    )
+    assert _version(client, event, head) == ended.json()["version"]
+    assert event_kinds(store, event).count("round-started") == 1
     # a mark that is not start or end is the body's fault: nothing stored
     wrong = client.post(url, json={"mark": "pause"}, headers=auth(head))
     assert wrong.status_code == 400, wrong.text
