@@ -159,3 +159,21 @@ def test_cr_4_6_the_reference_model_gives_an_ice_servant_nothing_on_ice() -> Non
     model = from_engine(state)
     assert reference.atk(model, model.units[3]) == pup.ranks[0].atk == 20
     assert tile_atk_modifier("I", "Ice") == 0
+
+
+def test_ref_a_game_starts_from_a_position_string_without_tiles_or_a_seed() -> None:
+    """A reconstructed game (``new --from-position``, ``legal --position``): Crystale's
+    position string carries the board's tiles (CR-4.5), so the setup asks for neither
+    ``--tiles`` nor ``--seed``; the game read back lists the same legal entries."""
+    from referee.contract import Setup
+    from tests.crystale.helpers import PLAYERS, RULES, main_phase
+
+    state = main_phase(tiles=tiles_with(c3="F"))
+    text = RULES.position_text(state)
+    setup = RULES.resolve_setup(Setup(players=PLAYERS, options={"position": text}))
+    assert "tiles" not in setup.options
+    again = RULES.start(setup)
+    assert again.tiles == state.tiles
+    assert RULES.position_text(again) == text
+    for seat in RULES.to_act(state):
+        assert RULES.legal_actions(again, seat) == RULES.legal_actions(state, seat)

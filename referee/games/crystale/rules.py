@@ -230,7 +230,7 @@ class CrystaleRules(ModularRules[CrystaleState, CrystaleAction]):
             options["tiles"] = tiles
         elif seed is not None:
             options["tiles"] = draw_tiles(seed)
-        else:
+        elif not options.get("position"):  # a position string carries its own tiles
             raise SetupError("the tile elements come from the board (--tiles) or a seed (--seed)")
         return msgspec.structs.replace(done, options=options)
 
