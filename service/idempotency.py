@@ -24,9 +24,7 @@ running the action a second time.
 from __future__ import annotations
 
 import hashlib
-import json
 import time
-from collections.abc import Mapping
 from typing import Any, Literal
 
 import msgspec
@@ -63,7 +61,6 @@ class Claim(msgspec.Struct, kw_only=True):
 
     state: Literal["new", "done", "pending", "mismatch"]
     status: int = 0
-    headers: dict[str, str] = {}
     body: str = ""
     age: float = 0.0
 
@@ -91,40 +88,40 @@ class IdempotencyStore:
 
     def look(self, principal: str, key: str, print_: str) -> Claim:
         _, rows = self.db.execute(
-            "SELECT fingerprint, state, status, headers, body, created FROM referee_idempotency "
+            "SELECT fingerprint, state, status, body, created FROM referee_idempotency "
             "WHERE principal = ? AND idem_key = ?",
             (principal, key),
         )
         if not rows:  # released meanwhile: the caller claims again
             return Claim(state="pending", age=0.0)
-        stored, state, status, headers, body, created = rows[0]
+        stored, state, status, body, created = rows[0]
         if stored != print_:
             return Claim(state="mismatch")
         if state == "done":
-            return _done(status, headers, body, created)
+            return _done(status, body, created)
         return Claim(state="pending", age=time.time() - float(created))
 
     def answer(self, principal: str, key: str) -> Claim | None:
         """The saved answer under ``key`` whatever request made it (``None`` while it runs,
         or when there is none): what a page shows after a form's redirect (``web.formkeys``)."""
         _, rows = self.db.execute(
-            "SELECT state, status, headers, body, created FROM referee_idempotency "
+            "SELECT state, status, body, created FROM referee_idempotency "
             "WHERE principal = ? AND idem_key = ?",
             (principal, key),
         )
         if not rows or rows[0][0] != "done":
             return None
-        _, status, headers, body, created = rows[0]
-        return _done(status, headers, body, created)
+        _, status, body, created = rows[0]
+        return _done(status, body, created)
 
-    def finish(
-        self, principal: str, key: str, status: int, headers: Mapping[str, str], body: str
-    ) -> None:
-        """Save the answer to send to every retry."""
+    def finish(self, principal: str, key: str, status: int, body: str) -> None:
+        """Save the outcome to show every repeat. (The table's ``headers`` column is the
+        HTTP answers' it kept before a game's write kept its key in its own log: left at
+        its default, so every store's table reads as it did.)"""
         self.db.execute(
-            "UPDATE referee_idempotency SET state = 'done', status = ?, headers = ?, body = ? "
+            "UPDATE referee_idempotency SET state = 'done', status = ?, body = ? "
             "WHERE principal = ? AND idem_key = ?",
-            (status, json.dumps(dict(headers)), body, principal, key),
+            (status, body, principal, key),
         )
 
     def release(self, principal: str, key: str) -> None:
@@ -142,12 +139,11 @@ class IdempotencyStore:
         self.db.execute("DELETE FROM referee_idempotency WHERE created < ?", (now - KEEP_SECONDS,))
 
 
-def _done(status: Any, headers: Any, body: Any, created: Any) -> Claim:
+def _done(status: Any, body: Any, created: Any) -> Claim:
     """The saved answer of a finished request, from its row's columns."""
     return Claim(
         state="done",
         status=int(status),
-        headers=json.loads(headers),
         body=str(body),
         age=time.time() - float(created),
     )

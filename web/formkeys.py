@@ -135,7 +135,7 @@ async def once(
     if outcome.status >= 500:
         await web.run(web.keys.release, who.token_id, stored)
         return outcome
-    await web.run(web.keys.finish, who.token_id, stored, outcome.status, {}, outcome.saved())
+    await web.run(web.keys.finish, who.token_id, stored, outcome.status, outcome.saved())
     outcome.key = key
     return outcome
 
@@ -147,7 +147,7 @@ async def note(web: Web, who: Principal, outcome: Outcome) -> Outcome:
     outcome.key = new_key()
     stored = _PREFIX + outcome.key
     await web.run(web.keys.claim, who.token_id, stored, "")
-    await web.run(web.keys.finish, who.token_id, stored, outcome.status, {}, outcome.saved())
+    await web.run(web.keys.finish, who.token_id, stored, outcome.status, outcome.saved())
     return outcome
 
 
