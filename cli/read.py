@@ -261,7 +261,7 @@ def perft(
     variant: PositionVariantOpt = None,
     ruleset: PositionRulesetOpt = None,
     depth: Annotated[
-        int, typer.Option("--depth", "-d", help="Actions deep to count (0 counts 1).")
+        int, typer.Option("--depth", "-d", help="Actions deep to count, 0 to 50 (0 counts 1).")
     ] = 1,
     divide: Annotated[
         bool,

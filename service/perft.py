@@ -27,6 +27,11 @@ __all__ = ["legal_at", "perft", "read_given_position"]
 
 Rules = GameRules[Any, Any]
 
+DEEPEST = 50
+"""The deepest count asked for: every countable game branches several ways an action, so a
+count this deep would never end, and deeper ones ran into the interpreter's recursion limit
+("the input is nested too deeply to read")."""
+
 
 def read_given_position(
     game: str,
@@ -44,6 +49,10 @@ def read_given_position(
 def _read(
     rules: Rules, text: str, variants: Mapping[str, str] | None, ruleset: str | None
 ) -> tuple[Rules, Any]:
+    if not text.strip():  # an empty string is no position: it read as the game's start
+        raise RefusedError(
+            f"an empty string is no {rules.name} position ('referee show GAME --fen' prints one)"
+        )
     seats = rules.seats[: rules.player_range()[0]]
     setup = rules.resolve_setup(
         Setup(
@@ -89,8 +98,8 @@ def perft(
     """How many sequences of ``depth`` legal actions the position ``text`` allows, and
     how many follow each first action (``divide``, by its notation, with ``SEAT: `` before
     it when several seats may act)."""
-    if depth < 0:
-        raise RefusedError(f"a depth is 0 or more, not {depth}")
+    if not 0 <= depth <= DEEPEST:
+        raise RefusedError(f"a depth is 0 to {DEEPEST}, not {depth}")
     rules, state = _countable(game, text, variants, ruleset)
     moves = _moves(rules, state)
     several = len({seat for seat, _ in moves}) > 1
