@@ -40,8 +40,10 @@ from litestar.response import Redirect
 from referee import games
 from referee.capabilities import decks_of
 from referee.kit.decks import Deck, SealedDeck, parse_decklist
+from referee.tournament.decisions import entries_closed
 from referee.tournament.facts import PENALTY_LEVELS
 from referee.tournament.penalties import INFRACTIONS
+from referee.tournament.state import Tournament
 from service.access import AccessDeniedError, Principal, authorize_event
 from service.api import EventBoard, EventInfo, admit, need
 from service.bounds import LIST
@@ -135,7 +137,7 @@ async def desk_page(
             to_end=current if current and current not in state.ended_rounds else 0,
             last_played=_last_played(info, board),
             latest_open=bool(current) and info.open_round == current,
-            entries_closed=_entries_closed(info),
+            entries_closed=_entries_closed(state),
             audit_lines=[_audit_line(e) for e in latest if not _routine(e)],
             audit_routine=[_audit_line(e) for e in latest if _routine(e)],
             audit_latest=len(latest),
@@ -173,17 +175,11 @@ def _last_played(info: EventInfo, board: EventBoard) -> str:
     return ""
 
 
-def _entries_closed(info: EventInfo) -> str:
-    """Why the event takes no more entries, as the service's refusal says it (EV-2.3: once
-    the cut is made, or once round 1 of an event that is not Swiss is paired); empty while
-    a player may still enter."""
-    if not info.current_round:
-        return ""
-    if info.format != "swiss":
-        return f"EV-2.3: a {info.format} event takes no entries once round 1 is paired"
-    if info.cut_seeds:
-        return "EV-2.3: the Swiss rounds are over: the cut has been made"
-    return ""
+def _entries_closed(state: Tournament) -> str:
+    """Why the event takes no more entries, as the registration's refusal says it
+    (``entries_closed``, EV-2.3); empty while a player may still enter."""
+    closed = entries_closed(state) if state.settings is not None else None
+    return f"{closed.clause}: {closed.reason}" if closed is not None else ""
 
 
 _BY_ITS_SLIP = re.compile(r" was decided by its slip$")

@@ -86,6 +86,7 @@ __all__ = [
     "StartRound",
     "check_game_reopened",
     "decide",
+    "entries_closed",
 ]
 
 
@@ -276,6 +277,23 @@ def _event(state: Tournament) -> Settings:
     if state.settings is None:
         raise Refusal("EV-1.1", "no event has been created yet")
     return state.settings
+
+
+def entries_closed(state: Tournament) -> Refusal | None:
+    """Why the event takes no more entries (EV-2.3: once round 1 of an event that is not
+    Swiss is paired, or once the cut is made), ``None`` while a player may still enter: the
+    registration's refusal, and what the desk shows instead of a form that can only be
+    refused."""
+    settings = _event(state)
+    if state.current_round < 1:
+        return None
+    if settings.format != "swiss":
+        return Refusal(
+            "EV-2.3", f"a {settings.format} event takes no entries once round 1 is paired"
+        )
+    if state.cut:
+        return Refusal("EV-2.3", "the Swiss rounds are over: the cut has been made")
+    return None
 
 
 def _open_event(state: Tournament) -> Settings:
@@ -556,7 +574,7 @@ def _register_many(state: Tournament, command: RegisterMany) -> tuple[Fact, ...]
 def _register(
     state: Tournament, command: Register, known: _Known | None = None
 ) -> tuple[Fact, ...]:
-    settings = _open_event(state)
+    _open_event(state)  # refused once the event has ended (EV-1.4)
     name = command.name.strip()
     if not name:
         raise Refusal("EV-2.2", "a player needs a name")
@@ -580,12 +598,9 @@ def _register(
             f"player id {command.player_id!r} is already registered, as {holder.name!r}",
         )
     entry = state.current_round + 1
-    if entry > 1 and settings.format != "swiss":
-        raise Refusal(
-            "EV-2.3", f"a {settings.format} event takes no entries once round 1 is paired"
-        )
-    if entry > 1 and state.cut:
-        raise Refusal("EV-2.3", "the Swiss rounds are over: the cut has been made")
+    closed = entries_closed(state)
+    if closed is not None:
+        raise closed
     if command.byes < 0:
         raise Refusal("EV-2.4", "awarded byes cannot be negative")
     if command.late_as_losses and entry == 1:

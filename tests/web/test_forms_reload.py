@@ -321,3 +321,30 @@ def test_a_refused_players_report_reloaded_is_a_read_and_the_corrected_form_is_c
     done = _post(client, case, {"table": "1", "result": "2-1-0"}, key)
     assert done.headers["location"] == f"/events/{quote(event)}/me"
     assert _stored(store) == before + 1
+
+
+def test_a_players_forms_for_table_1_touch_only_their_own_event(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """Two events in one store, each with Ann and Ben at table 1 of round 1: Ann's call and
+    report for table 1 sent from event A's page are stored in A (EV-10.2, EV-11.1) and
+    event B has no call, no report and the same state as before."""
+    first, second = make_event(store), make_event(store)
+    with open_service(store) as svc:
+        untouched = svc.event_state(second)
+    ann = {**auth(tokens["ann"]), **SAME_SITE}
+    for path, data in (
+        ("me/call", {"table": "1", "reason": "a ruling"}),
+        ("me/report", {"table": "1", "result": "2-1-0"}),
+    ):
+        sent = client.post(
+            f"/events/{first}/{path}", data=data, headers=ann, follow_redirects=False
+        )
+        assert sent.status_code == 303, sent.text
+        assert "said=" not in sent.headers["location"], sent.headers["location"]  # carried out
+    with open_service(store) as svc:
+        assert len(svc.event_calls(first)) == 1
+        assert len(svc.event_reports(first)) == 1
+        assert svc.event_calls(second) == []
+        assert svc.event_reports(second) == []
+        assert svc.event_state(second) == untouched

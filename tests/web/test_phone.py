@@ -61,12 +61,26 @@ def hall_event(module_store: str) -> str:
 
 
 @pytest.fixture(scope="module")
+def ended_event(module_store: str) -> str:
+    """An event of five ended after round 1 (its open games closed as void), with a penalty:
+    the desk as the event's summary, its penalties and its audit."""
+    event = event_of_five(module_store, "Ended Open with a rather long name for a phone")
+    with open_service(Path(module_store)) as svc:
+        svc.event_penalize(event, "Ann", "game-rule-violation", reason="a missed step")
+        svc.event_result(event, ["1=2-0-0", "2=0-2-0"])
+        svc.event_end(event, reason="the hall closed early", void_open=True)
+    return event
+
+
+@pytest.fixture(scope="module")
 def tokens(module_tokens: Tokens) -> Tokens:
     return module_tokens
 
 
 @pytest.fixture(scope="module")
-def server(games: dict[str, str], hall_event: str, module_store: str) -> Iterator[ThreadServer]:
+def server(
+    games: dict[str, str], hall_event: str, ended_event: str, module_store: str
+) -> Iterator[ThreadServer]:
     yield from served(module_store)
 
 
@@ -157,6 +171,71 @@ def test_no_page_scrolls_sideways_on_a_phone(
         settle(public)
         assert _wide(public) <= 375, (page, _wide(public))
     public.context.close()
+
+
+def _post_form(page: Any, action: str, fields: dict[str, str]) -> None:
+    """Send a form to ``action`` from the page as its own form would (same origin), and wait
+    for the page the answer's redirect leads to."""
+    with page.expect_navigation():
+        page.evaluate(
+            """([action, fields]) => {
+                const form = document.createElement("form");
+                form.method = "post";
+                form.action = action;
+                for (const [name, value] of Object.entries(fields)) {
+                    const input = document.createElement("input");
+                    input.type = "hidden";
+                    input.name = name;
+                    input.value = value;
+                    form.appendChild(input);
+                }
+                document.body.appendChild(form);
+                form.submit();
+            }""",
+            [action, fields],
+        )
+    settle(page)
+
+
+def test_the_walks_pages_fit_a_phone(
+    browser: Any, hall_event: str, ended_event: str, tokens: Tokens, server: ThreadServer
+) -> None:
+    """The pages the organizer's desk walk changed, at 375 px: the ended desk (its summary,
+    penalties and audit shown), the sign-in page after a wrong token, the verify page
+    after a refused check, and a player's refused report ("Not done", the form again)."""
+    base = server.base
+    head = watch_requests(signed_in(browser, base, tokens["head"], viewport=PHONE))
+    for path in (f"/events/{ended_event}/desk", f"/events/{ended_event}/desk?audit=1"):
+        answer = head.goto(base + path)
+        assert answer is not None, path
+        assert answer.ok, (path, answer.status)
+        settle(head)
+        assert head.locator("#desk-ended").count() == 1, path
+        for details in head.locator("details").all():
+            if details.get_attribute("open") is None:
+                details.locator("summary").click()
+        assert _wide(head) <= 375, (path, _wide(head))
+    assert head.locator("#desk-audit-list, #desk-audit-none").count() == 1
+    head.context.close()
+    public = watch_requests(signed_in(browser, base, tokens["public"], viewport=PHONE))
+    public.goto(base + "/login?refused=token")
+    assert _wide(public) <= 375
+    public.goto(f"{base}/events/{hall_event}/verify")
+    _post_form(
+        public,
+        f"/events/{hall_event}/verify",
+        {"posting": "not json at all", "public_key": "abc"},
+    )
+    assert "said=" in public.url, public.url
+    assert "not a posting" in public.content()
+    assert _wide(public) <= 375, ("verify refused", _wide(public))
+    public.context.close()
+    ann = watch_requests(signed_in(browser, base, tokens["ann"], viewport=PHONE))
+    ann.goto(f"{base}/events/{hall_event}/players/Ann")
+    _post_form(ann, f"/events/{hall_event}/me/report", {"table": "1", "result": "two-one"})
+    assert ann.locator("h1").inner_text() == "Not done", ann.url
+    assert _wide(ann) <= 375, ("not done", _wide(ann))
+    ann.context.close()
 
 
 def test_printed_pages_have_a_print_stylesheet(
