@@ -239,7 +239,29 @@ class Outbox:
             device = device or _token_device(self.remote, self.device)
             game = mine[0].game
             batch = [p for p in mine if p.game == game]
-            answer = self.remote.sync(
+            answer = self._send(game, device, batch)
+            keys = {p.key for p in batch}
+            self._save([p for p in self._all() if p.key not in keys])
+            self._store(game).unlink(missing_ok=True)
+            self._record(game).unlink(missing_ok=True)
+            self.keep(game, None)
+            done.append(
+                Synced(
+                    game=game,
+                    entries=len(batch),
+                    outcome=str(answer.get("outcome", "")),
+                    event=int(answer.get("event", 0)),
+                    version=int(answer.get("version", 0)),
+                    reason=str(answer.get("reason", "")),
+                    events=_stored_as(answer),
+                )
+            )
+
+    def _send(self, game: str, device: str, batch: list[Pending]) -> dict[str, Any]:
+        """One game's batch to the server; an answer lost on the way back is said as what
+        it means for the outbox (kept, and sent again safely), not as a new entry's."""
+        try:
+            return self.remote.sync(
                 game,
                 {
                     "device": device,
@@ -258,22 +280,17 @@ class Outbox:
                 },
                 key=batch[0].key,
             )
-            keys = {p.key for p in batch}
-            self._save([p for p in self._all() if p.key not in keys])
-            self._store(game).unlink(missing_ok=True)
-            self._record(game).unlink(missing_ok=True)
-            self.keep(game, None)
-            done.append(
-                Synced(
-                    game=game,
-                    entries=len(batch),
-                    outcome=str(answer.get("outcome", "")),
-                    event=int(answer.get("event", 0)),
-                    version=int(answer.get("version", 0)),
-                    reason=str(answer.get("reason", "")),
-                    events=[int(r["event"]) for r in answer.get("results", []) if r.get("event")],
-                )
+        except ServerUnreachableError as exc:
+            if not exc.sent:
+                raise
+            lost = ServerUnreachableError(
+                str(exc).partition("; it may have been recorded")[0]
+                + f": the {len(batch)} pending entries of {game} may have been stored; they "
+                "stay in this laptop's outbox and 'referee sync' sends them again (a batch "
+                "sent again is never stored twice)"
             )
+            lost.sent = True
+            raise lost from None
 
     # -- the commands --------------------------------------------------------------------
     def record(
@@ -284,6 +301,9 @@ class Outbox:
         key = _token_hex(16)
         try:
             sent = self.flush()
+        except ServerUnreachableError as exc:  # the outbox's answer lost: this entry unsent
+            return self._record_here(ref, text, seat, dry_run, key, exc), [], True
+        try:
             result = self.remote.record(ref, text, seat=seat, dry_run=dry_run, key=key)
         except ServerUnreachableError as exc:
             if exc.sent:
@@ -336,9 +356,7 @@ class Outbox:
         try:
             sent = self.flush()
             pos = self.remote.position(ref, at=at, viewer=viewer)
-        except ServerUnreachableError as exc:
-            if exc.sent:
-                raise
+        except ServerUnreachableError as exc:  # a read: shown from the copy, sent or not
             svc, game = self._local(ref, exc)
             try:
                 return svc.position(game, at=at, viewer=viewer), [], True
@@ -354,9 +372,7 @@ class Outbox:
         try:
             sent = self.flush()
             found = self.remote.legal(ref, seat=seat)
-        except ServerUnreachableError as exc:
-            if exc.sent:
-                raise
+        except ServerUnreachableError as exc:  # a read: judged on the copy, sent or not
             svc, game = self._local(ref, exc)
             try:
                 return svc.legal(game, seat=seat), [], True
@@ -365,6 +381,14 @@ class Outbox:
         if self._kept_version(ref) is None:
             self.keep(ref, None)
         return found, sent, False
+
+
+def _stored_as(answer: dict[str, Any]) -> list[int]:
+    """The events a merged batch's entries were stored as: the server's ``events`` (which
+    count those stored when an earlier send's answer was lost), else its results'."""
+    found = {int(r["event"]) for r in answer.get("results", []) if r.get("event")}
+    found.update(int(n) for n in answer.get("events", []))
+    return sorted(found)
 
 
 def _import(svc: RefereeService, record: Path) -> None:

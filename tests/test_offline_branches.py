@@ -15,6 +15,7 @@ from service import RefereeService
 from service.errors import InvalidCommandError
 from service.offline import OfflineEntryIn, branches, merge_offline, resolve_branch
 from service.outbox import _token_device
+from service.remote import ServerUnreachableError
 
 AT = datetime(2026, 11, 28, 9, 12, tzinfo=UTC)
 
@@ -99,3 +100,111 @@ def test_ref_9_4_a_laptop_with_a_token_sends_as_the_token_holder(
     assert _token_device(_Holder(None, "Tom"), "vm/referee") == "vm/referee"  # type: ignore[arg-type]
     monkeypatch.setenv("REFEREE_DEVICE", "laptop-7")
     assert _token_device(_Holder("t0k", "Tom"), "laptop-7") == "laptop-7"  # type: ignore[arg-type]
+
+
+def test_ref_9_4_entries_recorded_after_a_lost_answer_are_stored_once_not_dropped(
+    svc: RefereeService,
+) -> None:
+    """REF-9.4: a batch stored though its answer was lost is sent again by the outbox with
+    the entries the table recorded after it: the retry stores the stored ones nothing
+    twice, and the later ones once (before, the replay answered for all of them and the
+    outbox dropped the later ones unstored)."""
+    gid = svc.create_game("prizmik", {"red": "Ann", "blue": "Ben"}, meta={"table": "4"}).game_id
+    svc.record(gid, "e1>e2")
+    first = OfflineEntryIn(text="e8>e7", key="k1", recorded_at=AT, judged="e8>e7", judged_on=2)
+    later = OfflineEntryIn(text="e2>e3", key="k2", recorded_at=AT, judged="e2>e3", judged_on=3)
+    sent = merge_offline(svc, gid, device="hall-3/Tom", base_version=2, entries=[first])
+    assert (sent.outcome, sent.events) == ("merged", [3])
+    again = merge_offline(svc, gid, device="hall-3/Tom", base_version=2, entries=[first, later])
+    assert (again.outcome, again.events) == ("merged", [3, 5])
+    assert [e.notation for e in svc.load(gid).standing] == ["e1>e2", "e8>e7", "e2>e3"]
+    version = svc.load(gid).version
+    replay = merge_offline(svc, gid, device="hall-3/Tom", base_version=2, entries=[first, later])
+    assert (replay.replayed, replay.events) == (True, [3, 5])
+    assert svc.load(gid).version == version  # nothing stored twice
+    assert svc.queue().conflicts == []
+
+
+def test_ref_9_5_entries_recorded_after_a_lost_branch_answer_keep_the_branch_whole(
+    svc: RefereeService,
+) -> None:
+    """REF-9.5: after a branch whose answer was lost, the table's later entries continue
+    its branch: kept again whole (both entries, on the same base), so keeping the table's
+    side records its whole line; a retry of it stores nothing more."""
+    gid = moved_game(svc)
+    first = entry("e8>e7", "k1", "e8>e7")
+    later = OfflineEntryIn(text="e2>e3", key="k2", recorded_at=AT, judged="e2>e3", judged_on=3)
+    sent = merge_offline(svc, gid, device="hall-3/Tom", base_version=2, entries=[first], by="Tom")
+    again = merge_offline(
+        svc, gid, device="hall-3/Tom", base_version=2, entries=[first, later], by="Tom"
+    )
+    assert again.outcome == "conflict"
+    assert again.event == sent.event + 1
+    assert f"on its branch of event {sent.event}" in again.reason
+    whole = next(b for b in branches(svc, gid) if b.event == again.event)
+    assert (whole.base_version, whole.entries) == (2, ["e8>e7", "e2>e3"])
+    version = svc.load(gid).version
+    replay = merge_offline(
+        svc, gid, device="hall-3/Tom", base_version=2, entries=[first, later], by="Tom"
+    )
+    assert (replay.replayed, replay.event) == (True, again.event)
+    assert svc.load(gid).version == version
+    resolve_branch(svc, gid, again.event, "table", by="Hera")
+    assert [e.notation for e in svc.load(gid).standing] == ["e1>e2", "e8>e7", "e2>e3"]
+
+
+class _LostSync:
+    """A hall server whose answer to a sync is lost on the way back (the request went
+    out), and which takes no connection for anything else: a flapping link."""
+
+    url = "http://hall:8000"
+    token = None
+
+    def __init__(self) -> None:
+        self.lose = False
+
+    def _unreachable(self, sent: bool) -> ServerUnreachableError:
+        error = ServerUnreachableError(
+            f"the referee server at {self.url} did not answer: timed out; it may have been "
+            "recorded: look at the game before entering it again"
+            if sent
+            else f"cannot reach the referee server at {self.url}: Connection refused"
+        )
+        error.sent = sent
+        return error
+
+    def sync(self, game: str, batch: object, key: str) -> dict[str, object]:
+        raise self._unreachable(self.lose)
+
+    def record(self, *args: object, **kwargs: object) -> object:
+        raise self._unreachable(False)
+
+    position = legal = record
+
+
+def test_ref_9_4_a_lost_sync_answer_leaves_the_table_recording_offline(
+    svc: RefereeService, tmp_path: Path
+) -> None:
+    """REF-9.4: when the outbox's batch went out but its answer was lost, the next entry
+    (which never left the laptop) is still recorded offline after it, and a read shows
+    the copy; the sync itself says the entries stay in the outbox and may be sent again
+    (before, every act and show failed "it may have been recorded" for an entry never
+    sent)."""
+    from service.outbox import Outbox
+
+    gid = svc.create_game("prizmik", {"red": "Ann", "blue": "Ben"}).game_id
+    laptop = tmp_path / "laptop"
+    (laptop / "records").mkdir(parents=True)
+    (laptop / "records" / f"{gid}.jsonl").write_text("".join(svc.export([gid], "jsonl")))
+    remote = _LostSync()
+    box = Outbox(remote, laptop)  # type: ignore[arg-type]
+    assert box.record(gid, "e1>e2")[2]  # offline: the server cannot be reached
+    remote.lose = True
+    with pytest.raises(ServerUnreachableError) as lost:
+        box.flush()
+    assert "stay in this laptop's outbox" in str(lost.value)
+    assert "look at the game" not in str(lost.value)
+    result, sent, offline = box.record(gid, "e8>e7")
+    assert (result.accepted, sent, offline) == (True, [], True)
+    assert [p.text for p in box.pending(gid)] == ["e1>e2", "e8>e7"]
+    assert box.position(gid)[0].standing_actions == 2
