@@ -21,7 +21,7 @@ import contextlib
 import json
 import os
 import socket
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -62,6 +62,11 @@ class Synced(msgspec.Struct, kw_only=True):
     version: int
     reason: str = ""
     events: list[int] = []
+
+
+CLOCK_SLACK = 2.0
+"""Seconds a laptop's clock may differ from the server's before entries recorded offline
+are stamped on the server's clock instead (an HTTP ``Date`` is to the second)."""
 
 
 def offline_root(explicit: str | None = None) -> Path:
@@ -137,6 +142,46 @@ class Outbox:
             _write_atomically(self.file, msgspec.json.encode(entries))
         else:
             self.file.unlink(missing_ok=True)
+
+    # -- the server's clock ---------------------------------------------------------------
+    def _clock_file(self) -> Path:
+        return self.root / "clock.json"
+
+    def _kept_offset(self) -> float:
+        """Seconds the server's clock was ahead of this laptop's when it last answered
+        (0 when they agreed within ``CLOCK_SLACK``, or it never answered)."""
+        path = self._clock_file()
+        if not path.exists():
+            return 0.0
+        try:
+            kept = msgspec.json.decode(path.read_bytes(), type=dict[str, float])
+        except msgspec.DecodeError:
+            return 0.0
+        return kept.get(self.remote.url, 0.0)
+
+    def _note_clock(self) -> None:
+        """Keep how far this laptop's clock is from the server's, as its last answer
+        said, so that entries recorded offline carry the server's time (the head
+        referee reads one clock for the whole hall), not a drifted laptop's. Written only
+        when it changed: clocks that agree cost no file."""
+        offset = self.remote.clock_offset
+        if offset is None:
+            return
+        drift = offset if abs(offset) >= CLOCK_SLACK else 0.0
+        kept = self._kept_offset()
+        if abs(drift - kept) < 1.0:
+            return
+        path = self._clock_file()
+        table: dict[str, float] = {}
+        if path.exists():
+            with contextlib.suppress(msgspec.DecodeError):
+                table = msgspec.json.decode(path.read_bytes(), type=dict[str, float])
+        table[self.remote.url] = round(drift, 3)
+        _write_atomically(path, msgspec.json.encode(table))
+
+    def _server_now(self) -> datetime:
+        """Now on the server's clock, as far as its last answer told this laptop."""
+        return datetime.now(UTC) + timedelta(seconds=self._kept_offset())
 
     # -- copies of the games -------------------------------------------------------------
     def _record(self, game: str) -> Path:
@@ -240,6 +285,7 @@ class Outbox:
             game = mine[0].game
             batch = [p for p in mine if p.game == game]
             answer = self._send(game, device, batch)
+            self._note_clock()
             keys = {p.key for p in batch}
             self._save([p for p in self._all() if p.key not in keys])
             self._store(game).unlink(missing_ok=True)
@@ -309,6 +355,7 @@ class Outbox:
             if exc.sent:
                 raise  # it may have been stored: never judged twice
             return self._record_here(ref, text, seat, dry_run, key, exc), [], True
+        self._note_clock()
         if not dry_run:
             self.keep(result.game_id or ref, result.version)
         return result, sent, False
@@ -342,7 +389,7 @@ class Outbox:
                 base_version=earlier[0].base_version if earlier else before,
                 judged_on=before,
                 judged=judged,
-                recorded_at=datetime.now(UTC),
+                recorded_at=self._server_now(),
             )
             self._save([*self._all(), entry])
             return result
@@ -362,6 +409,7 @@ class Outbox:
                 return svc.position(game, at=at, viewer=viewer), [], True
             finally:
                 svc.close()
+        self._note_clock()
         self.keep(pos.game_id or ref, pos.version)
         return pos, sent, False
 
@@ -378,6 +426,7 @@ class Outbox:
                 return svc.legal(game, seat=seat), [], True
             finally:
                 svc.close()
+        self._note_clock()
         if self._kept_version(ref) is None:
             self.keep(ref, None)
         return found, sent, False

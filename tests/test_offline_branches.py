@@ -208,3 +208,52 @@ def test_ref_9_4_a_lost_sync_answer_leaves_the_table_recording_offline(
     assert (result.accepted, sent, offline) == (True, [], True)
     assert [p.text for p in box.pending(gid)] == ["e1>e2", "e8>e7"]
     assert box.position(gid)[0].standing_actions == 2
+
+
+class _Hall:
+    """A hall server backed by a store here, whose clock is ``offset`` seconds ahead of
+    this laptop's (as its answers' ``Date`` says), and which can stop answering."""
+
+    url = "http://hall:8000"
+    token = None
+
+    def __init__(self, svc: RefereeService, offset: float) -> None:
+        self.svc, self.clock_offset, self.down = svc, offset, False
+
+    def record(self, game: str, text: str, **kwargs: object) -> object:
+        if self.down:
+            error = ServerUnreachableError("cannot reach the referee server: refused")
+            raise error
+        return self.svc.record(game, text)
+
+    def record_jsonl(self, game: str) -> bytes:
+        return "".join(self.svc.export([game], "jsonl")).encode()
+
+    def record_after(self, game: str, after: int) -> bytes:
+        from service.offline import record_lines
+
+        return "".join(record_lines(self.svc, game, after)[2]).encode()
+
+
+@pytest.mark.parametrize(("offset", "stamped"), [(7200.0, 7200.0), (0.6, 0.0), (-5400.0, -5400.0)])
+def test_ref_9_4_entries_recorded_offline_carry_the_servers_clock(
+    svc: RefereeService, tmp_path: Path, offset: float, stamped: float
+) -> None:
+    """REF-9.4: a laptop whose clock drifted stamps its offline entries on the server's
+    clock (as the server's last answer gave it), so the head referee reads one clock in
+    the log and the queue (before, a laptop two hours fast showed entries recorded two
+    hours after they were stored); clocks that agree to a second or two are left alone."""
+
+    from service.outbox import Outbox
+
+    gid = svc.create_game("prizmik", {"red": "Ann", "blue": "Ben"}).game_id
+    hall = _Hall(svc, offset)
+    box = Outbox(hall, tmp_path / "laptop")  # type: ignore[arg-type]
+    assert not box.record(gid, "e1>e2")[2]  # online: the server's clock is seen
+    hall.down = True
+    before = datetime.now(UTC)
+    assert box.record(gid, "e8>e7")[2]  # offline
+    (pending,) = box.pending(gid)
+    drift = (pending.recorded_at - before).total_seconds() - stamped
+    assert -1.0 <= drift <= 5.0, drift
+    assert (tmp_path / "laptop" / "clock.json").exists() == bool(stamped)
