@@ -155,7 +155,7 @@ def status(as_json: JsonOpt = False) -> None:
         if as_json:
             emit_json(info)
             return
-        typer.echo(f"store: {info.name}")
+        typer.echo(f"store: {info.name} (its log at position {info.position})")
         for source in info.sources:
             typer.echo(
                 f"copies {source.source}: up to position {source.position}, "

@@ -450,3 +450,42 @@ def test_a_follower_stopped_before_reaching_the_replica_names_both_stores(
     assert report.source == hall
     assert report.target == "postgresql://ref@127.0.0.1:1/cloud"
     assert report.copied == 0
+
+
+def test_a_follower_waiting_says_in_one_line_which_store_it_cannot_reach(
+    tmp_path: Path,
+) -> None:
+    """A cut uplink: ``--follow`` waits, saying which store it cannot reach on one line
+    (it said "waiting: [Errno 111] Connection refused", and a dropped PostgreSQL
+    connection's driver text over three lines, naming no store)."""
+    hall = tmp_path / "hall.db"
+    assert call(hall, "new", "nim", "-p", "first=Ann", "-p", "second=Ben")[0] == 0
+    stop = threading.Event()
+    said: list[str] = []
+
+    def say(text: str) -> None:
+        said.append(text)
+        stop.set()
+
+    follow(str(hall), "postgresql://ref@127.0.0.1:1/cloud", stop=stop, say=say, interval=0.05)
+    assert said == ["waiting: cannot reach postgresql://ref@127.0.0.1:1/cloud: Connection refused"]
+
+
+def test_the_halls_status_says_the_position_its_replica_has_to_reach(
+    hall: Hall, tmp_path: Path
+) -> None:
+    """The head referee compares the hall's log position with how far the cloud replica
+    has copied it (before, the hall's status said only "no replica")."""
+    cloud = tmp_path / "cloud.db"
+    copy(hall.db, cloud)
+    hall.more()
+    code, out, err = call(hall.db, "store", "status", "--json")
+    assert code == 0, err
+    at_hall = json.loads(out)["position"]
+    code, out, err = call(cloud, "store", "status", "--json")
+    (copied,) = json.loads(out)["sources"]
+    assert copied["position"] < at_hall  # the replica is behind by the hall's last game
+    assert f"store: hall (its log at position {at_hall})" in call(hall.db, "store", "status")[1]
+    copy(hall.db, cloud)
+    code, out, err = call(cloud, "store", "status", "--json")
+    assert json.loads(out)["sources"][0]["position"] == at_hall
