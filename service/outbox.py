@@ -327,15 +327,22 @@ class Outbox:
                 key=batch[0].key,
             )
         except ServerUnreachableError as exc:
-            if not exc.sent:
-                raise
-            lost = ServerUnreachableError(
-                str(exc).partition("; it may have been recorded")[0]
-                + f": the {len(batch)} pending entries of {game} may have been stored; they "
-                "stay in this laptop's outbox and 'referee sync' sends them again (a batch "
-                "sent again is never stored twice)"
+            waiting = self.pending()
+            kept = (
+                f"pending entries kept in this laptop's outbox: {len(waiting)} "
+                f"({len({p.game for p in waiting})} games)"
             )
-            lost.sent = True
+            if exc.sent:
+                said = (
+                    str(exc).partition("; it may have been recorded")[0]
+                    + f": the {len(batch)} pending entries of {game} sent may have been "
+                    f"stored; {kept}; 'referee sync' sends them again (a batch sent again "
+                    "is never stored twice)"
+                )
+            else:
+                said = f"{exc}; {kept}; 'referee sync' sends them when it answers"
+            lost = ServerUnreachableError(said)
+            lost.sent = exc.sent
             raise lost from None
 
     # -- the commands --------------------------------------------------------------------

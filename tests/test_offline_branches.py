@@ -199,10 +199,15 @@ def test_ref_9_4_a_lost_sync_answer_leaves_the_table_recording_offline(
     remote = _LostSync()
     box = Outbox(remote, laptop)  # type: ignore[arg-type]
     assert box.record(gid, "e1>e2")[2]  # offline: the server cannot be reached
+    with pytest.raises(ServerUnreachableError) as down:
+        box.flush()  # 'referee sync': says what stays pending
+    assert "pending entries kept in this laptop's outbox: 1 (1 games)" in str(down.value)
     remote.lose = True
     with pytest.raises(ServerUnreachableError) as lost:
         box.flush()
-    assert "stay in this laptop's outbox" in str(lost.value)
+    assert "kept in this laptop's outbox: 1 (1 games); 'referee sync' sends them again" in str(
+        lost.value
+    )
     assert "look at the game" not in str(lost.value)
     result, sent, offline = box.record(gid, "e8>e7")
     assert (result.accepted, sent, offline) == (True, [], True)
