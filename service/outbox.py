@@ -345,6 +345,23 @@ class Outbox:
             lost.sent = exc.sent
             raise lost from None
 
+    def offline_answer(self, answer: Any, game: str) -> dict[str, Any]:
+        """An answer judged on this laptop's copy, as ``--json`` gives it: the answer's
+        own members, and ``offline`` (true) with the game's ``pending`` entries (not yet
+        judged by the server), so a script never takes a local event number for one the
+        server stored."""
+        waiting = [
+            {
+                "text": p.text,
+                "seat": p.seat,
+                "judged": p.judged,
+                "judged_on": p.judged_on,
+                "recorded_at": p.recorded_at,
+            }
+            for p in self.pending(game)
+        ]
+        return {**msgspec.to_builtins(answer), "offline": True, "pending": waiting}
+
     # -- the commands --------------------------------------------------------------------
     def record(
         self, ref: str, text: str, *, seat: str | None = None, dry_run: bool = False

@@ -262,3 +262,33 @@ def test_ref_9_4_entries_recorded_offline_carry_the_servers_clock(
     drift = (pending.recorded_at - before).total_seconds() - stamped
     assert -1.0 <= drift <= 5.0, drift
     assert (tmp_path / "laptop" / "clock.json").exists() == bool(stamped)
+
+
+def test_ref_9_4_json_answers_judged_offline_say_so(svc: RefereeService, tmp_path: Path) -> None:
+    """``--json`` on act, show and legal judged on the laptop's copy says ``offline`` and
+    lists the game's pending entries (before, the JSON was the server's answer's shape
+    alone: a script read "stored": true and a local event number as the server's)."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    gid = svc.create_game("prizmik", {"red": "Ann", "blue": "Ben"}).game_id
+    laptop = tmp_path / "laptop"
+    (laptop / "records").mkdir(parents=True)
+    (laptop / "records" / f"{gid}.jsonl").write_text("".join(svc.export([gid], "jsonl")))
+    env = {"REFEREE_OFFLINE_STORE": str(laptop), "REFEREE_TOKEN": ""}
+    down = ["--server", "http://127.0.0.1:1"]  # nothing listens: never sent
+    runner = CliRunner()
+    act = runner.invoke(app, [*down, "act", gid, "e1>e2", "--json"], env=env)
+    assert act.exit_code == 0, act.output
+    answer = json.loads(act.stdout)
+    assert (answer["offline"], answer["status"]) == (True, "recorded")
+    assert [p["text"] for p in answer["pending"]] == ["e1>e2"]
+    for read in (["show", gid, "--json"], ["legal", gid, "--json"]):
+        done = runner.invoke(app, [*down, *read], env=env)
+        assert done.exit_code == 0, done.output
+        said = json.loads(done.stdout)
+        assert said["offline"] is True
+        assert [p["judged"] for p in said["pending"]] == ["e1>e2"]
