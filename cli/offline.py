@@ -129,10 +129,13 @@ def _branch_text(b: Branch) -> str:
     state = f"kept the {b.kept}'s" if b.kept else "waiting for the head referee"
     if b.rejected:  # REF-9.6: nothing to choose
         state = "reviewed" if b.kept else "rejected entries to review (keep the server's)"
+    now = ""
+    if b.kept is None and not b.rejected:
+        now = f"\n  keeping the table's retracts now: {'; '.join(b.retracts) or 'nothing'}"
     return (
         f"event {b.event}: after event {b.base_version}, {state} ({b.reason})\n"
         f"  the table ({b.device}): {', '.join(b.theirs)}\n"
-        f"  the server: {'; '.join(b.ours) or 'nothing since'}"
+        f"  the server: {'; '.join(b.ours) or 'nothing since'}{now}"
     )
 
 

@@ -103,6 +103,10 @@ class Branch(msgspec.Struct, kw_only=True):
     kept: str | None = None
     rejected: bool = False
     """Every entry was rejected by the table's own copy (REF-9.6): nothing to choose."""
+    retracts: list[str] = []
+    """While no choice is made: the standing actions keeping the table's branch would
+    retract now (the server's since its base, and any recorded after the branch), each
+    as the log words it; ``ours`` is what the server held when the branch arrived."""
 
 
 def _entries(entries: Sequence[OfflineEntry]) -> tuple[OfflineEntry, ...]:
@@ -327,6 +331,18 @@ def branches(svc: RefereeService, ref: str) -> list[Branch]:
             )
         elif isinstance(event, BranchResolved) and event.branch in found:
             found[event.branch].kept = event.kept
+    plies: dict[int, int] = {}
+    for branch in found.values():
+        if branch.kept is None and not branch.rejected:
+            if branch.base_version not in plies:
+                plies[branch.base_version] = svc.store.load(
+                    view.game_id, upto=branch.base_version
+                ).ply
+            retracted = view.standing[plies[branch.base_version] :]
+            branch.retracts = [
+                f"{e.originator_version}: {line}"
+                for e, line in zip(retracted, summaries(retracted), strict=True)
+            ]
     return list(found.values())
 
 

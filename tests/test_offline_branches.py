@@ -292,3 +292,22 @@ def test_ref_9_4_json_answers_judged_offline_say_so(svc: RefereeService, tmp_pat
         said = json.loads(done.stdout)
         assert said["offline"] is True
         assert [p["judged"] for p in said["pending"]] == ["e1>e2"]
+
+
+def test_ref_9_5_a_branch_says_what_keeping_the_table_would_retract_now(
+    svc: RefereeService,
+) -> None:
+    """REF-9.5: the table went on on the server's line after its branch was kept as
+    evidence; keeping the table's branch later retracts those actions too. ``branches``
+    says so while the choice is open (before, it showed only what the server held when
+    the branch arrived, and the later action was retracted unannounced)."""
+    gid = moved_game(svc)
+    sent = merge_offline(
+        svc, gid, device="hall-3/Tom", base_version=2, entries=[entry("e8>f8", "k1", "e8>f8")]
+    )
+    svc.record(gid, "e2>e3", by="Tom")  # on the server's line, after the branch
+    (branch,) = branches(svc, gid)
+    assert branch.ours == ["3: 2. blue e8>e7"]
+    assert branch.retracts == ["3: 2. blue e8>e7", "5: 3. red e2>e3"]
+    resolve_branch(svc, gid, sent.event, "server", by="Hera")
+    assert branches(svc, gid)[0].retracts == []  # chosen: nothing more to say
