@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from referee.errors import quoted
-from service.remote import Remote, RemoteError, ServerUnreachableError
+from service.remote import Remote, RemoteError, ServerRefusedError, ServerUnreachableError
 from service.results import EntryResult, LegalActions, PositionView
 
 if TYPE_CHECKING:
@@ -274,17 +274,30 @@ class Outbox:
         """Send every pending entry of this server, game by game in the order they were
         recorded, each game's entries as one batch under its first entry's key. Raises
         ``ServerUnreachableError`` when the server still cannot be reached (the outbox is
-        kept as it is)."""
+        kept as it is). A batch the server refuses (a token that may no longer write that
+        game, a game it does not hold) is held in the outbox, ``held`` with the refusal,
+        and the other games' batches are sent: one game's refusal does not stop the
+        laptop recording the others."""
         done: list[Synced] = []
         device = ""
+        tried: set[str] = set()
         while True:
-            mine = self.pending()
+            mine = [p for p in self.pending() if p.game not in tried]
             if not mine:
                 return done
             device = device or _token_device(self.remote, self.device)
             game = mine[0].game
+            tried.add(game)
             batch = [p for p in mine if p.game == game]
-            answer = self._send(game, device, batch)
+            try:
+                answer = self._send(game, device, batch)
+            except ServerUnreachableError:
+                raise
+            except RemoteError as refused:
+                held = Synced(game=game, entries=len(batch), outcome="held", event=0, version=0)
+                held.reason = str(refused)
+                done.append(held)
+                continue
             self._note_clock()
             keys = {p.key for p in batch}
             self._save([p for p in self._all() if p.key not in keys])
@@ -373,6 +386,7 @@ class Outbox:
             sent = self.flush()
         except ServerUnreachableError as exc:  # the outbox's answer lost: this entry unsent
             return self._record_here(ref, text, seat, dry_run, key, exc), [], True
+        _never_ahead(ref, sent)
         try:
             result = self.remote.record(ref, text, seat=seat, dry_run=dry_run, key=key)
         except ServerUnreachableError as exc:
@@ -454,6 +468,21 @@ class Outbox:
         if self._kept_version(ref) is None:
             self.keep(ref, None)
         return found, sent, False
+
+
+def _never_ahead(ref: str, sent: list[Synced]) -> None:
+    """Refuse an entry of a game whose entries recorded offline are held (the server
+    refused their batch): sent live, it would be stored ahead of them."""
+    for held in sent:
+        if held.outcome == "held" and (held.game == ref or held.game.endswith(ref)):
+            raise ServerRefusedError(
+                f"{held.entries} entries of {held.game} recorded offline are held in this "
+                f"laptop's outbox ({held.reason}); this entry was not sent, so as not to be "
+                "stored ahead of them: send them with a token that may write the game "
+                "('referee sync'), or ask the head referee",
+                status=409,
+                kind="offline-held",
+            )
 
 
 def _stored_as(answer: dict[str, Any]) -> list[int]:

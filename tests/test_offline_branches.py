@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
+import msgspec
 import pytest
 
 from events.schema import BranchResolved
@@ -15,7 +17,7 @@ from service import RefereeService
 from service.errors import InvalidCommandError
 from service.offline import OfflineEntryIn, branches, merge_offline, resolve_branch
 from service.outbox import _token_device
-from service.remote import ServerUnreachableError
+from service.remote import ServerRefusedError, ServerUnreachableError
 
 AT = datetime(2026, 11, 28, 9, 12, tzinfo=UTC)
 
@@ -222,8 +224,27 @@ class _Hall:
     url = "http://hall:8000"
     token = None
 
-    def __init__(self, svc: RefereeService, offset: float) -> None:
+    def __init__(self, svc: RefereeService, offset: float = 0.0) -> None:
         self.svc, self.clock_offset, self.down = svc, offset, False
+        self.refuse: set[str] = set()
+
+    def sync(self, game: str, batch: dict[str, Any], key: str) -> dict[str, Any]:
+        if game in self.refuse:
+            raise ServerRefusedError(
+                "the referee server refused the token: Tia referees tables 1, not table 2",
+                status=403,
+                kind="forbidden",
+            )
+        entries = [msgspec.convert(e, OfflineEntryIn) for e in batch["entries"]]
+        sent = merge_offline(
+            self.svc,
+            game,
+            device=batch["device"],
+            base_version=batch["base_version"],
+            entries=entries,
+        )
+        answer: dict[str, Any] = msgspec.to_builtins(sent)
+        return answer
 
     def record(self, game: str, text: str, **kwargs: object) -> object:
         if self.down:
@@ -311,3 +332,35 @@ def test_ref_9_5_a_branch_says_what_keeping_the_table_would_retract_now(
     assert branch.retracts == ["3: 2. blue e8>e7", "5: 3. red e2>e3"]
     resolve_branch(svc, gid, sent.event, "server", by="Hera")
     assert branches(svc, gid)[0].retracts == []  # chosen: nothing more to say
+
+
+def test_ref_9_4_a_refused_batch_is_held_and_the_laptop_records_its_other_games(
+    svc: RefereeService, tmp_path: Path
+) -> None:
+    """REF-9.4: the server refuses one game's batch (the table referee's token moved to
+    another table meanwhile): it is held in the outbox, said, and the laptop goes on
+    recording its other games; an entry of the held game is not sent ahead of it (before,
+    every act and show of every game failed with that one refusal, for good)."""
+    from service.outbox import Outbox
+
+    moved = svc.create_game("prizmik", {"red": "Ann", "blue": "Ben"}).game_id
+    mine = svc.create_game("prizmik", {"red": "Cy", "blue": "Di"}).game_id
+    hall = _Hall(svc)
+    box = Outbox(hall, tmp_path / "laptop")  # type: ignore[arg-type]
+    for game in (moved, mine):
+        assert not box.record(game, "e1>e2")[2]
+    hall.down = True
+    assert box.record(moved, "e8>e7")[2]  # offline, pending
+    hall.down, hall.refuse = False, {moved}
+    result, sent, offline = box.record(mine, "e8>e7")
+    assert (result.accepted, offline) == (True, False)
+    assert [(s.game, s.outcome) for s in sent] == [(moved, "held")]
+    assert "Tia referees tables 1" in sent[0].reason
+    with pytest.raises(ServerRefusedError) as refused:
+        box.record(moved, "e2>e3")
+    assert "held in this laptop's outbox" in str(refused.value)
+    assert [p.text for p in box.pending()] == ["e8>e7"]
+    assert svc.load(moved).version == 2  # nothing of it stored
+    hall.refuse = set()  # a token that may write it (the head referee's) sends it
+    assert [s.outcome for s in box.flush()] == ["merged"]
+    assert [e.notation for e in svc.load(moved).standing] == ["e1>e2", "e8>e7"]
