@@ -175,6 +175,11 @@ def test_handing_an_event_over_is_one_recorded_command(hall: Hall, tmp_path: Pat
     copy(hall.db, cloud)
     code, out, _ = call(cloud, "event", "show", hall.event)
     assert "run from this store (cloud) since" in out
+    for db, here in ((cloud, True), (hall.db, False)):  # --json says it too
+        code, out, err = call(db, "event", "show", hall.event, "--json")
+        assert code == 0, err
+        host = json.loads(out)["host"]
+        assert (host["run_from"], host["here"]) == ("cloud", here)
     code, _, err = call(cloud, "event", "handover", hall.event, "--to", "cloud")
     assert code == 2
     assert "REF-9.2" in err
