@@ -386,7 +386,8 @@ class Outbox:
             sent = self.flush()
         except ServerUnreachableError as exc:  # the outbox's answer lost: this entry unsent
             return self._record_here(ref, text, seat, dry_run, key, exc), [], True
-        _never_ahead(ref, sent)
+        if not dry_run:  # a dry run stores nothing: nothing to send ahead
+            _never_ahead(ref, sent)
         try:
             result = self.remote.record(ref, text, seat=seat, dry_run=dry_run, key=key)
         except ServerUnreachableError as exc:
