@@ -130,12 +130,12 @@ class Outbox:
         return msgspec.json.decode(self.file.read_bytes(), type=list[Pending])
 
     def pending(self, game: str | None = None) -> list[Pending]:
-        """The entries of this server (of one game) still to send, in order."""
-        return [
-            p
-            for p in self._all()
-            if p.server == self.remote.url and (game is None or p.game == game)
-        ]
+        """The entries (of one game) still to send, in order: to whichever address the
+        hall's server answers at now. ``server`` says where an entry was meant for; a
+        server restarted on another address, or the store an event was handed over to,
+        is sent them all the same (a game's id is its own everywhere: a server that does
+        not write the game refuses the batch, which is then held and said)."""
+        return [p for p in self._all() if game is None or p.game == game]
 
     def _save(self, entries: list[Pending]) -> None:
         if entries:

@@ -364,3 +364,25 @@ def test_ref_9_4_a_refused_batch_is_held_and_the_laptop_records_its_other_games(
     hall.refuse = set()  # a token that may write it (the head referee's) sends it
     assert [s.outcome for s in box.flush()] == ["merged"]
     assert [e.notation for e in svc.load(moved).standing] == ["e1>e2", "e8>e7"]
+
+
+def test_ref_9_4_entries_recorded_offline_reach_the_hall_at_its_new_address(
+    svc: RefereeService, tmp_path: Path
+) -> None:
+    """REF-9.4: the hall's server came back on another address (a new port after a
+    crash): the laptop's pending entries are sent there (before, they were kept for the
+    old address only: 'sync' said "nothing pending" and they were never sent)."""
+    from service.outbox import Outbox
+
+    gid = svc.create_game("prizmik", {"red": "Ann", "blue": "Ben"}).game_id
+    hall = _Hall(svc)
+    box = Outbox(hall, tmp_path / "laptop")  # type: ignore[arg-type]
+    assert not box.record(gid, "e1>e2")[2]
+    hall.down = True
+    assert box.record(gid, "e8>e7")[2]
+    moved = _Hall(svc)
+    moved.url = "http://hall:8001"
+    again = Outbox(moved, tmp_path / "laptop")  # type: ignore[arg-type]
+    assert [p.text for p in again.pending()] == ["e8>e7"]
+    assert [s.outcome for s in again.flush()] == ["merged"]
+    assert [e.notation for e in svc.load(gid).standing] == ["e1>e2", "e8>e7"]
