@@ -103,6 +103,12 @@ def _print(report: Replication, as_json: bool) -> None:
     if as_json:
         emit_json(report)
         return
+    if not report.reached:
+        typer.echo(
+            f"stopped before reaching both stores: nothing copied from {report.source} into "
+            f"{report.target} this run ('store status' on the replica says how far it is)"
+        )
+        return
     typer.echo(
         f"{report.target} follows {report.source} up to position {report.position}: "
         f"{report.copied} events copied, {report.present} already there"

@@ -58,6 +58,9 @@ class Replication(msgspec.Struct, kw_only=True):
     copied: int = 0
     present: int = 0
     handovers: int = 0
+    reached: bool = True
+    """Whether this run reached both stores: a follower stopped while the link was down
+    never read the replica's position (``position`` is then no figure of it)."""
 
     @property
     def caught_up(self) -> bool:
@@ -229,6 +232,7 @@ def follow(
         target=environment_label(target_text),
         position=0,
         source_last=0,
+        reached=False,
     )
     waiting = ""
     wait = interval

@@ -455,6 +455,7 @@ def test_a_follower_stopped_before_reaching_the_replica_names_both_stores(
     assert report.source == hall
     assert report.target == "postgresql://ref@127.0.0.1:1/cloud"
     assert report.copied == 0
+    assert not report.reached  # not "up to position 0": its position was never read
 
 
 def test_a_follower_waiting_says_in_one_line_which_store_it_cannot_reach(
