@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from referee.errors import quoted
+from referee.errors import RefusedError, quoted
 from service.remote import Remote, RemoteError, ServerRefusedError, ServerUnreachableError
 from service.results import EntryResult, LegalActions, PositionView
 
@@ -127,7 +127,13 @@ class Outbox:
     def _all(self) -> list[Pending]:
         if not self.file.exists():
             return []
-        return msgspec.json.decode(self.file.read_bytes(), type=list[Pending])
+        try:
+            return msgspec.json.decode(self.file.read_bytes(), type=list[Pending])
+        except msgspec.DecodeError as exc:  # edited by hand: never sent, never dropped
+            raise RefusedError(
+                f"this laptop's outbox {self.file} cannot be read ({exc}); nothing was sent "
+                "and nothing recorded: move the file aside and show it to the head referee"
+            ) from None
 
     def pending(self, game: str | None = None) -> list[Pending]:
         """The entries (of one game) still to send, in order: to whichever address the

@@ -386,3 +386,18 @@ def test_ref_9_4_entries_recorded_offline_reach_the_hall_at_its_new_address(
     assert [p.text for p in again.pending()] == ["e8>e7"]
     assert [s.outcome for s in again.flush()] == ["merged"]
     assert [e.notation for e in svc.load(gid).standing] == ["e1>e2", "e8>e7"]
+
+
+def test_an_outbox_that_cannot_be_read_is_one_line_naming_it(tmp_path: Path) -> None:
+    """A laptop's outbox edited by hand into something else: one line naming the file
+    (it said "Object missing required field `server` - at `$[0]`"), nothing sent."""
+    from referee.errors import RefusedError
+    from service.outbox import Outbox
+
+    laptop = tmp_path / "laptop"
+    laptop.mkdir()
+    (laptop / "outbox.json").write_text('[{"bad": 1}]')
+    box = Outbox(_LostSync(), laptop)  # type: ignore[arg-type]
+    with pytest.raises(RefusedError) as refused:
+        box.flush()
+    assert f"outbox {laptop / 'outbox.json'} cannot be read" in str(refused.value)
