@@ -21,7 +21,9 @@ new version); 400 malformed or refused input, nothing stored; 401 no or bad
 token; 403 the role may not; 404 no such game; 409 the procedure does not allow
 it now, or another write came first; 412 ``If-Match`` is stale; 422 an entry
 that breaks a rule (stored as evidence, its clauses in the problem document),
-or an ``Idempotency-Key`` reused for another request. ``web.openapi`` documents
+an ``Idempotency-Key`` reused for another request, or an import whose every game was
+refused (the outcomes in the problem document; 200 lists them when any was taken, or was
+there already). ``web.openapi`` documents
 the statuses every route shares.
 """
 
@@ -92,7 +94,7 @@ from web.guards import (
     may_write,
     written_headers,
 )
-from web.problems import Problem
+from web.problems import Problem, problem_response
 from web.schemas import (
     AdjustIn,
     AppealIn,
@@ -151,6 +153,15 @@ ENTRY_PROBLEMS = {
         data_container=Problem,
         description="The entry breaks a rule: stored as evidence, its clauses listed; or a "
         "field is past its bound (nothing stored)",
+        media_type="application/problem+json",
+    ),
+}
+IMPORT_PROBLEMS = {
+    **PROBLEMS,
+    422: ResponseSpec(
+        data_container=Problem,
+        description="Every game of the record was refused: each refusal listed "
+        "(extra.outcomes, as the 200's list); nothing stored. Or a field is past its bound",
         media_type="application/problem+json",
     ),
 }
@@ -233,6 +244,14 @@ async def entry_answer(
         ),
         headers,
     )
+
+
+def _import_refused(outcomes: list[FileOutcome], request: AnyRequest) -> Response[Any]:
+    """422 for an import whose every game was refused (``import-refused``): the first
+    refusal in words, every outcome listed (``extra.outcomes``, as a 200 lists them)."""
+    more = f" (and {len(outcomes) - 1} more)" if len(outcomes) > 1 else ""
+    detail = f"nothing of the record was imported: {outcomes[0].detail}{more}"
+    return problem_response(422, "import-refused", detail, request, extra={"outcomes": outcomes})
 
 
 def _after(request: AnyRequest, after: int | None) -> int:
@@ -763,14 +782,18 @@ class RecordsController(Controller):
     @post(
         "/imports",
         summary="Import a record (jsonl or text, the request body) (head referee)",
-        responses=PROBLEMS,
+        responses=IMPORT_PROBLEMS,
         status_code=200,
         request_max_body_size=IMPORT_BODY_LIMIT,
         guards=[may_write("import")],  # the pipeline's authorize stage
     )
     async def import_record(
         self, request: AnyRequest, web: WebDep, caller: CallerDep
-    ) -> list[FileOutcome]:
+    ) -> Response[list[FileOutcome]]:
+        """200 and each game's outcome (imported, skipped: already there, or refused, why)
+        when any game of the record was imported or was there already; 422 and the same
+        outcomes in a problem document (``import-refused``) when every one was refused, as
+        a rejected entry answers 422: nothing of the record was taken."""
         body = await request.body()
 
         def work() -> list[FileOutcome]:
@@ -787,9 +810,12 @@ class RecordsController(Controller):
             return report.files
 
         try:
-            return await web.run_off_loop(work)  # a large record must not stall other tables
+            outcomes = await web.run_off_loop(work)  # a large record must not stall others
         finally:
             web.hub.poke()
+        if outcomes and all(o.status == "refused" for o in outcomes):
+            return _import_refused(outcomes, request)
+        return Response(outcomes)
 
 
 # -- the room: the referees' queue, the scoreboard, the live list ------------------------------

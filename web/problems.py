@@ -120,6 +120,14 @@ PROBLEM_TYPES: dict[str, tuple[str, str]] = {
             "Nothing was stored."
         ),
     ),
+    "import-refused": (
+        "Nothing of the record was imported",
+        (
+            "Every game the record holds was refused, each for the reason listed in "
+            "`extra.outcomes` (its `detail`: the record unreadable, edited, or a clause a live "
+            "command would cite). Nothing was stored."
+        ),
+    ),
     "already-stored": (
         "This write was stored already",
         (
