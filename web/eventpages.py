@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import hashlib
 import logging
 import re
 import secrets
@@ -258,6 +259,7 @@ async def shared_answer(  # noqa: PLR0913 - what the answer is kept under, by na
     sealed: bool = False,
     variant: tuple[Any, ...] = (),
     kind: str | None = None,
+    flash: str = "",
 ) -> Response[bytes]:
     """The answer at the event's newest version for ``who``'s kind of viewer, computed by
     ``make(version)`` once for every reader of that kind (``web.eventcache``); an HTML page
@@ -265,7 +267,8 @@ async def shared_answer(  # noqa: PLR0913 - what the answer is kept under, by na
     (its posting footer), so a seal is a new answer too. ``variant``: the query parameters the
     answer depends on, as the handler read them (never the raw query string, so that made-up
     parameters cannot fill the cache with copies). ``kind``: the reader's kind, when not their
-    kind of viewer (``player_kind``)."""
+    kind of viewer (``player_kind``). ``flash``: what this reader's form did (``?said=``),
+    shown under their header, in the slot, for this answer only."""
     version = await event_version(web, event_id)
     key = shared_key(event_id, version, who, request.url.path, variant, kind)
     if sealed:
@@ -278,9 +281,11 @@ async def shared_answer(  # noqa: PLR0913 - what the answer is kept under, by na
     entry = await cache.get(key, compute)
     if media != HTML:
         return respond(request, entry, cache=cache)
-    return respond(
-        request, entry, cache=cache, slot=cache.slot(who, viewer_top), headers=PAGE_HEADERS
-    )
+    slot = cache.slot(who, viewer_top)
+    if flash:
+        data = slot[0] + flash.encode()
+        slot = (data, hashlib.blake2b(data, digest_size=6).hexdigest())
+    return respond(request, entry, cache=cache, slot=slot, headers=PAGE_HEADERS)
 
 
 @get("/events", include_in_schema=False, opt=SIGN_IN)
@@ -515,12 +520,16 @@ async def _found_standings(  # noqa: PLR0913, PLR0917 - the page's request, take
 
 @get("/events/{event_id:str}/me", include_in_schema=False, opt=SIGN_IN)
 async def my_page(
-    request: AnyRequest, event_id: FromPath[str], round_: RoundQuery = None
+    request: AnyRequest,
+    event_id: FromPath[str],
+    round_: RoundQuery = None,
+    said_key: Annotated[str | None, QueryParameter(name="said")] = None,
 ) -> Redirect:
     """A player's token leads to their own page; the head referee and the scorekeeper, who
     have no table, to the event's desk; a table referee to their table on the pairings;
     anyone else (or a player not in this event) finds their name on the posting by name.
-    ``?round=N`` is carried along."""
+    ``?round=N`` is carried along, and to the player's page ``?said=KEY`` (what their
+    form did: ``web.calls_pages``)."""
     web = web_of(request)
     who = web.principal(request)  # without a token: the sign-in page (SIGN_IN)
     state = await web.run(web.svc.event_state, event_id)
@@ -528,8 +537,11 @@ async def my_page(
     at = f"round={round_}" if round_ is not None else ""
     if mine is not None:
         name = state.players[mine].name
-        path = f"/events/{quote(event_id)}/players/{quote(name)}" + (f"?{at}" if at else "")
-        return Redirect(path=path, status_code=303)
+        query = "&".join(
+            q for q in (at, f"said={quote(said_key, safe='')}" if said_key else "") if q
+        )
+        path = f"/events/{quote(event_id)}/players/{quote(name)}" + (f"?{query}" if query else "")
+        return Redirect(path=path + ("#said" if said_key else ""), status_code=303)
     if who.role in ("head", "scorekeeper"):  # staff without a table: the event's desk
         return Redirect(path=f"/events/{quote(event_id)}/desk", status_code=303)
     if who.role == "table" and who.tables:  # a table referee: the pairings at their table
@@ -727,8 +739,14 @@ async def _with_decklist(web: Web, event_id: str, me: PlayerLine) -> PlayerLine:
 
 @get("/events/{event_id:str}/players/{name:str}", include_in_schema=False, opt=SIGN_IN)
 async def player_page(
-    request: AnyRequest, event_id: FromPath[str], name: FromPath[str], round_: RoundQuery = None
+    request: AnyRequest,
+    event_id: FromPath[str],
+    name: FromPath[str],
+    round_: RoundQuery = None,
+    said_key: Annotated[str | None, QueryParameter(name="said")] = None,
 ) -> Response[bytes] | Redirect:
+    """A player's page (``?round=N``: as of that round); ``?said=KEY`` (a hall form's
+    redirect, ``web.calls_pages``) shows what that form did, beside the viewer's header."""
     web = web_of(request)
     who = web.principal(request)  # without a token: the sign-in page (SIGN_IN)
     kind = player_kind(
@@ -740,7 +758,9 @@ async def player_page(
     async def make(version: int) -> Pieces:
         return await player_page_pieces(web, event_id, name, kind, version)
 
-    answered = await shared_answer(request, web, who, event_id, make, kind=kind)
+    said = await formkeys.said(web, who, said_key)
+    flash = render("said.html", said=said) if said is not None else ""
+    answered = await shared_answer(request, web, who, event_id, make, kind=kind, flash=flash)
     cache_of(web).follow(event_id, (kind, request.url.path, name))
     return answered
 

@@ -51,7 +51,7 @@ def test_a_players_half_typed_call_survives_the_opponents_report(
     assert ben.evaluate(CARET) == [10, 10]
     ben.keyboard.type("p")
     ben.click("#call-judge")
-    ben.wait_for_url(f"{hall.base}/events/{hall.event}/players/Ben")
+    ben.wait_for_url(hall.landed("Ben"))
     with open_service(hall.store) as svc:
         (call,) = svc.event_calls(hall.event)
     assert call.reason == "clock stopped"
@@ -100,7 +100,7 @@ def test_a_players_page_in_a_second_event_posts_to_that_event(hall: _Hall, token
     assert actions
     assert all(f"/events/{other}/me/" in action for action in actions), actions
     hall.send(ann, "#call-reason", "dice fell", "#call-judge")
-    ann.wait_for_url(f"{hall.base}/events/{other}/players/Ann")
+    ann.wait_for_url(hall.landed("Ann", other))
     with open_service(hall.store) as svc:
         assert [c.reason for c in svc.event_calls(other)] == ["dice fell"]
         assert [c.reason for c in svc.event_calls(hall.event)] == ["deck check"]
