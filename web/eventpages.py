@@ -583,9 +583,8 @@ REGION_SLOT: Final = f"<!--region-{secrets.token_hex(12)}-->"
 RANK_SLOT: Final = f"<!--rank-{secrets.token_hex(12)}-->"
 KEY_SLOT: Final = f"<!--idem-{secrets.token_hex(12)}-->"
 NO_RANK: Final = "–"
-"""A player's rank on their page before they have played a round: their figures are of
-nothing (EV-I.3: the standings leave them blank) and so is a rank ordered by the floors
-alone (registration order, the draw), which read as a place in the event."""
+"""How a player's page prints no rank (``PlayerLine.rank`` ``None``: no round played yet,
+EV-I.3), as the template does."""
 
 
 async def player_frame(web: Web, event_id: str, version: int) -> tuple[Piece, ...]:
@@ -631,11 +630,9 @@ def player_pieces(
     resolved), and a post sent twice from one copy of the page records once."""
     cache = cache_of(web)
     title = cache.piece(("text", me.player), lambda: str(escape(me.player)))
-    rank = me.standing.get("rank") if me.standing else None
-    if me.standing and me.standing.get("mw") is None:
-        rank = NO_RANK  # no round played yet: a rank of nothing (EV-I.3's blank)
-    unranked = (
-        msgspec.structs.replace(me, standing={**me.standing, "rank": None}) if me.standing else me
+    rank = NO_RANK if me.rank is None else me.rank  # the service's (EV-I.3), printed
+    unranked = msgspec.structs.replace(
+        me, rank=None, standing={**me.standing, "rank": None} if me.standing else None
     )
     board = index.board  # the region shows the round's name and whether the event ended
     shown = (
