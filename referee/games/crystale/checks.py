@@ -5,6 +5,8 @@ ids are those of ``rulebook.toml``.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 import msgspec
 
 from referee.games.crystale import model
@@ -108,6 +110,30 @@ def _find(state: CrystaleState, name: str, clause: str) -> tuple[Crystal | None,
             clause, f"no crystal called {name!r} is in this game's catalog"
         )
     return crystal, LEGAL
+
+
+def _all_in_hand(
+    state: CrystaleState,
+    seat: int,
+    names: Iterable[str],
+    refused: Callable[[Crystal], Verdict | None],
+) -> Verdict:
+    """Whether ``seat``'s hand holds every crystal ``names`` lists, all at once (a name
+    listed twice: two of it), each in the catalog and of a kind the entry takes
+    (``refused``: the entry's verdict on a crystal of another kind, else ``None``)."""
+    side = state.sides[seat]
+    for name in names:
+        crystal, verdict = _find(state, name, NAMED)
+        if crystal is None:
+            return verdict
+        wrong_kind = refused(crystal)
+        if wrong_kind is not None:
+            return wrong_kind
+        verdict = hand_check(state.book, side, seat, crystal.name, NAMED)
+        if not verdict:
+            return verdict
+        side = take_from_hand(side, crystal.name)
+    return LEGAL
 
 
 def _from_pool(
@@ -266,19 +292,18 @@ def _check_show(state: CrystaleState, action: model.Show, seat: int) -> Verdict:
         )
     if len(action.crystals) > OPENING_HAND:
         return Verdict.illegal(OPENING_SHOW, f"an opening hand holds {OPENING_HAND} crystals")
-    for name in action.crystals:
-        crystal, verdict = _find(state, name, NAMED)
-        if crystal is None:
-            return verdict
-        if crystal.kind != "servant":
-            return Verdict.illegal(
+    return _all_in_hand(
+        state,
+        seat,
+        action.crystals,
+        lambda crystal: (
+            None
+            if crystal.kind == "servant"
+            else Verdict.illegal(
                 OPENING_SHOW, f"{crystal.name} is a {crystal.kind} crystal, not a Servant"
             )
-        verdict = hand_check(state.book, side, seat, crystal.name, NAMED)
-        if not verdict:
-            return verdict
-        side = take_from_hand(side, crystal.name)
-    return LEGAL
+        ),
+    )
 
 
 @ENTRY_CHECKS.register(model.Reshuffle)
@@ -693,17 +718,16 @@ def _check_discard(state: CrystaleState, action: model.Discard, seat: int) -> Ve
             f"{_who(seat)} holds {side.hand.count} crystals and moves "
             f"exactly {excess} to the Higher Plane, not {len(action.crystals)}",
         )
-    for name in action.crystals:
-        crystal, verdict = _find(state, name, NAMED)
-        if crystal is None:
-            return verdict
-        if crystal.kind == "summoner":
-            return Verdict.illegal(NAMED, f"{crystal.name} is a Summoner; it is never in the hand")
-        verdict = hand_check(state.book, side, seat, crystal.name, NAMED)
-        if not verdict:
-            return verdict
-        side = take_from_hand(side, crystal.name)
-    return LEGAL
+    return _all_in_hand(
+        state,
+        seat,
+        action.crystals,
+        lambda crystal: (
+            Verdict.illegal(NAMED, f"{crystal.name} is a Summoner; it is never in the hand")
+            if crystal.kind == "summoner"
+            else None
+        ),
+    )
 
 
 @ENTRY_CHECKS.register(model.Promote)
