@@ -46,7 +46,7 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 from litestar.types import ControllerRouterHandler
 
 from referee.contract import PUBLIC, REFEREE, Player
-from referee.kit.decks import Deck, SealedDeck, parse_decklist
+from referee.kit.decks import Deck, parse_decklist
 from referee.rulebook import Clause, Rulebook
 from service.access import (
     Action,
@@ -94,7 +94,7 @@ from web.guards import (
     may_write,
     written_headers,
 )
-from web.problems import Problem, problem_response
+from web.problems import Problem, problem_response, problem_spec
 from web.schemas import (
     AdjustIn,
     AppealIn,
@@ -110,6 +110,7 @@ from web.schemas import (
     RulingIn,
     WhoAmI,
     WithdrawIn,
+    one_deck,
 )
 
 __all__ = ["HANDLERS", "PROBLEMS", "entry_answer", "expected_version", "guarded", "health"]
@@ -118,51 +119,25 @@ AnyRequest = Request[Any, Any, Any]
 Answer = tuple[int, Any, dict[str, str]]  # a write's status, body and headers
 
 PROBLEMS = {
-    400: ResponseSpec(
-        data_container=Problem,
-        description="Malformed or refused; nothing stored",
-        media_type="application/problem+json",
-    ),
-    401: ResponseSpec(
-        data_container=Problem,
-        description="No token, or a wrong one",
-        media_type="application/problem+json",
-    ),
-    403: ResponseSpec(
-        data_container=Problem,
-        description="The role may not do this here",
-        media_type="application/problem+json",
-    ),
-    404: ResponseSpec(
-        data_container=Problem, description="No such game", media_type="application/problem+json"
-    ),
-    409: ResponseSpec(
-        data_container=Problem,
-        description="Not allowed in this state, or another write came first; nothing stored",
-        media_type="application/problem+json",
-    ),
-    412: ResponseSpec(
-        data_container=Problem,
-        description="If-Match names an older version; nothing stored",
-        media_type="application/problem+json",
-    ),
+    400: problem_spec("Malformed or refused; nothing stored"),
+    401: problem_spec("No token, or a wrong one"),
+    403: problem_spec("The role may not do this here"),
+    404: problem_spec("No such game"),
+    409: problem_spec("Not allowed in this state, or another write came first; nothing stored"),
+    412: problem_spec("If-Match names an older version; nothing stored"),
 }
 ENTRY_PROBLEMS = {
     **PROBLEMS,
-    422: ResponseSpec(
-        data_container=Problem,
-        description="The entry breaks a rule: stored as evidence, its clauses listed; or a "
-        "field is past its bound (nothing stored)",
-        media_type="application/problem+json",
+    422: problem_spec(
+        "The entry breaks a rule: stored as evidence, its clauses listed; or a "
+        "field is past its bound (nothing stored)"
     ),
 }
 IMPORT_PROBLEMS = {
     **PROBLEMS,
-    422: ResponseSpec(
-        data_container=Problem,
-        description="Every game of the record was refused: each refusal listed "
-        "(extra.outcomes, as the 200's list); nothing stored. Or a field is past its bound",
-        media_type="application/problem+json",
+    422: problem_spec(
+        "Every game of the record was refused: each refusal listed "
+        "(extra.outcomes, as the 200's list); nothing stored. Or a field is past its bound"
     ),
 }
 STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
@@ -207,12 +182,8 @@ def _decks(given: dict[str, Any]) -> dict[str, Deck]:
 
 
 def _deck(seat: str, decklist: str | None, sealed: str | None) -> Deck:
-    if (decklist is None) == (sealed is None):
-        raise RefusedError(f"give {seat}'s decklist or its sealed COMMITMENT:SIZE, one of them")
-    if sealed is not None:
-        return SealedDeck.parse(sealed)
-    assert decklist is not None
-    return parse_decklist(decklist, f"{seat}'s decklist")
+    refusal = f"give {seat}'s decklist or its sealed COMMITMENT:SIZE, one of them"
+    return one_deck(decklist, sealed, refusal, f"{seat}'s decklist")
 
 
 async def entry_answer(

@@ -39,7 +39,7 @@ from litestar.response import Redirect
 
 from referee import games
 from referee.capabilities import decks_of
-from referee.kit.decks import Deck, SealedDeck, parse_decklist
+from referee.kit.decks import Deck
 from referee.tournament.decisions import entries_closed
 from referee.tournament.facts import PENALTY_LEVELS
 from referee.tournament.penalties import INFRACTIONS
@@ -54,6 +54,7 @@ from web.export import render
 from web.formkeys import Outcome
 from web.hallpages import _admitted, _bounded, _staff_form, _table_of, _TooLong
 from web.pages import _page, _who
+from web.schemas import one_deck
 
 __all__ = ["DESK_PAGES"]
 
@@ -236,11 +237,8 @@ def _deck(form: dict[str, str]) -> Deck:
     registration (``sealed``, COMMIT:SIZE): one of them, as ``event deck`` takes one."""
     text = _bounded(form, "decklist", LIST)
     sealed = _bounded(form, "sealed", NAME_LONGEST)
-    if bool(text) == bool(sealed):
-        raise RefusedError(
-            "EV-2.8: give the list (one card a line) or its sealed COMMIT:SIZE, one of them"
-        )
-    return SealedDeck.parse(sealed) if sealed else parse_decklist(text, "the decklist")
+    refusal = "EV-2.8: give the list (one card a line) or its sealed COMMIT:SIZE, one of them"
+    return one_deck(text or None, sealed or None, refusal)
 
 
 def _count(n: int, thing: str) -> str:
