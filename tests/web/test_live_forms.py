@@ -130,6 +130,29 @@ def test_signing_in_forgets_the_last_players_kept_pages(hall: _Hall, tokens: Tok
     assert ann.errors == []
 
 
+def test_a_page_showing_what_a_form_did_is_not_kept_for_an_outage(
+    hall: _Hall, tokens: Tokens
+) -> None:
+    """player-sw.js keeps the last copy of a player's page; the page a form lands on
+    (``?said=KEY``, what that form did) is of its moment, so it is not kept: one copy per
+    form sent would fill the phone's cache, and offline would replay an old confirmation."""
+    ann = hall.page(tokens["ann"], True, hall.mine)
+    ann.wait_for_url(f"{hall.base}/events/{hall.event}/players/Ann")
+    ann.wait_for_function("navigator.serviceWorker.ready.then(() => true)", timeout=15_000)
+    ann.reload()  # now under the worker: the plain page is kept
+    ann.wait_for_function("!!navigator.serviceWorker.controller", timeout=15_000)
+    hall.send(ann, "#call-reason", "deck check", "#call-judge", "Ann")
+    kept = ann.evaluate(
+        """async () => {
+            const cache = await caches.open("referee-player-v1");
+            return (await cache.keys()).map((request) => request.url);
+        }"""
+    )
+    assert f"{hall.base}/events/{hall.event}/players/Ann" in kept
+    assert not [url for url in kept if "said=" in url], kept
+    assert ann.errors == []
+
+
 def test_the_halls_clock_shows_time_given_elsewhere_and_the_next_round(
     hall: _Hall, tokens: Tokens
 ) -> None:
