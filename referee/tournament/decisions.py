@@ -879,19 +879,20 @@ def _report(state: Tournament, number: int, table: int, text: str, by: str) -> t
             f"({_text(state, by_games)}): correct it instead",
         )
     result = _slip(state, number, table, text)
-    waiting: list[Fact] = []
     if isinstance(result, Score):
         played = len(current.game_results)
         if result.wins + result.losses + result.draws < played:
             raise Refusal("EV-3.8", f"{played} linked games have ended here; the slip counts fewer")
         fixing.slip_against_games(state, current, result)
-        # a game loss that was waiting for this match is counted by the slip: it took
-        # effect here (EV-8.6), and waits for no later match
-        waiting = [
-            PenaltyApplied(penalty=n, round=number, table=table)
-            for n, _ in fixing.game_losses_to_come(state, current)
-            if n not in state.applied_penalties
-        ]
+    else:
+        fixing.placement_against_game_losses(state, current, result)
+    # a game loss that was waiting for this match is counted by the slip: it took
+    # effect here (EV-8.6), and waits for no later match
+    waiting = [
+        PenaltyApplied(penalty=n, round=number, table=table)
+        for n, _ in fixing.game_losses_to_come(state, current)
+        if n not in state.applied_penalties
+    ]
     del settings
     reported = MatchReported(round=number, table=table, by=by, **_as_fields(result))
     left = fixing.open_games(state, current)

@@ -475,6 +475,44 @@ def test_ev_i_11_a_match_loss_leaving_one_player_decides_the_pod() -> None:
     assert result.place_of(loser) == 2
 
 
+def test_ev_i_11_the_places_after_a_match_loss_are_counted_again() -> None:
+    """EV-I.11, EV-7.5: the pod's result with the penalized player moved last is numbered as
+    a pod's places are (1 + the players ahead), so a slip that placed them second gives
+    1st, 2nd, 3rd and 4th, not 1st, 3rd, 4th and a 5th place in a pod of four."""
+    state = linked(run(event(("Ann", "Ben", "Cal", "Dee"), pods=True), PairNext()))
+    state = run(state, RecordPenalty(player="Ben", infraction="outside-assistance"))
+    state = run(state, ReportResult(round=1, table=1, slip="1:Ann,2:Ben,3:Cal,3:Dee"))
+    result = state.result(1, 1)
+    assert isinstance(result, Placement)
+    ann, ben, cal, dee = (state.find(n) or n for n in ("Ann", "Ben", "Cal", "Dee"))
+    assert {p: result.place_of(p) for p in (ann, ben, cal, dee)} == {
+        ann: 1,
+        cal: 2,
+        dee: 2,
+        ben: 4,
+    }
+
+
+def test_ev_3_10_a_pod_slip_places_a_game_loss_below_the_others() -> None:
+    """EV-3.10 (EV-8.6, IPG 1.2) at a pod table: a pod is one game (``decided_by_games``),
+    so a game loss given there, which ends the player's seat in the pod's game, must be
+    counted by the slip as that game lost: the penalized player below every other player
+    of the pod. A slip placing them higher is refused naming the penalty (the slip closes
+    the game as void, and the penalty would be lost); one placing them last is taken;
+    withdrawn (EV-8.7), the penalty asks nothing of the slip."""
+    state = linked(run(event(("Ann", "Ben", "Cal"), pods=True), PairNext()))
+    state = run(state, RecordPenalty(player="Ben", infraction="tardiness"))
+    assert state.applied_penalties == {1: (1, 1)}
+    for slip in ("1:Ben,2:Ann,3:Cal", "1:Ann,2:Ben,3:Cal", "1:Ann,2:Ben,2:Cal"):
+        refused_slip = refusal(state, ReportResult(round=1, table=1, slip=slip))
+        assert refused_slip.clause == "EV-3.10"
+        assert "penalty 1" in refused_slip.reason
+    taken = run(state, ReportResult(round=1, table=1, slip="1:Cal,2:Ann,3:Ben"))
+    assert taken.result(1, 1) is not None
+    withdrawn = run(state, WithdrawPenalty(penalty=1, reason="the clock was wrong"))
+    assert decide(withdrawn, ReportResult(round=1, table=1, slip="1:Ben,2:Ann,3:Cal"))
+
+
 def test_ev_3_10_a_slip_counts_a_game_loss_whose_game_is_not_recorded_yet() -> None:
     """EV-3.10 (IPG 1.2, EV-8.6): a game loss ended the first-listed player's game 1,
     whose result has not reached the table yet: a 2-0 slip for them is refused naming the
