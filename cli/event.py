@@ -399,7 +399,10 @@ def result(
 @event_app.command("correct")
 def correct(
     event: EventArg,
-    slip: Annotated[str, typer.Argument(help="TABLE=W-L-D, the corrected result.")],
+    slip: Annotated[
+        str,
+        typer.Argument(help="TABLE=W-L-D, the corrected result; a pod's TABLE=1:Ann,2:Ben,3:Cal."),
+    ],
     reason: Annotated[str, typer.Option("--reason", help="Why (EV-8.1).")],
     round_number: Annotated[
         int | None,
@@ -409,8 +412,9 @@ def correct(
     """Correct a reported result, with its reason and who (the --referee name).
 
     \b
-    Example:
+    Examples:
       referee event correct $ev 3=0-2-0 --reason 'slip swapped'
+      referee event correct $ev 2=1:Cal,2:Ann,3:Ben --round 4 --reason 'places misread'
     """
     with handled():
         number = settings.events().event_correct(

@@ -925,7 +925,7 @@ def _correct(
     if result == state.result(number, table):
         raise Refusal(
             "EV-8.1",
-            f"round {number} table {table} already has the result {result.text}: nothing "
+            f"round {number} table {table} already has the result {_text(state, result)}: nothing "
             "changed, nothing is recorded",
         )
     rnd = state.rounds[number]

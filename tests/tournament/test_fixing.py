@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from referee.tournament import (
     ChangePairing,
+    CorrectResult,
     Drop,
     EndEvent,
     LinkGame,
@@ -491,6 +492,16 @@ def test_ev_i_11_the_places_after_a_match_loss_are_counted_again() -> None:
         dee: 2,
         ben: 4,
     }
+
+
+def test_ev_8_1_a_pod_correction_that_changes_nothing_names_the_players() -> None:
+    """EV-8.1: a correction giving the pod's result it already has is refused naming the
+    players as registered (``Cal>Ann>Ben``), not their event ids (``p3>p1>p2``)."""
+    state = run(event(("Ann", "Ben", "Cal"), pods=True), PairNext())
+    state = run(state, ReportResult(round=1, table=1, slip="1:Cal,2:Ann,3:Ben"))
+    same = refusal(state, CorrectResult(round=1, table=1, slip="1:Cal,2:Ann,3:Ben", reason="x"))
+    assert same.clause == "EV-8.1"
+    assert "Cal>Ann>Ben" in same.reason, same.reason
 
 
 def test_ev_3_10_a_pod_slip_places_a_game_loss_below_the_others() -> None:
