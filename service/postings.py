@@ -103,6 +103,10 @@ class Posting(msgspec.Struct, kw_only=True):
     body: list[dict[str, Any]]
     # round 1's pairings carry the event's seed, so anyone can redo the draw (EV-5.6)
     seed: int | msgspec.UnsetType = msgspec.UNSET
+    # the standings now, once the playoff has begun: every player's final place and how
+    # far each player of the playoff went (EV-6.7, EV-I.9), in final order (``final_rows``);
+    # the Swiss rows of ``body`` stay as they were (a posting made before carries none)
+    final: list[dict[str, Any]] | msgspec.UnsetType = msgspec.UNSET
 
 
 class PostingCheck(msgspec.Struct, frozen=True, kw_only=True):
@@ -273,6 +277,33 @@ def by_name(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def final_rows(
+    state: Tournament, kind: Kind, round_number: int | None
+) -> list[dict[str, Any]] | None:
+    """The final order a standings posting of the moment carries once the playoff has
+    begun (the cut made, or an elimination event paired): ``{"final_rank", "player",
+    "went"}`` for each player, as ``standings --json`` gives them after the cut (``went``
+    only for a player of the playoff, EV-6.7, EV-I.9); ``None`` for pairings, the standings
+    after a round (Swiss, EV-6.5) and before the playoff."""
+    from referee.tournament.model import PLAYOFF_KINDS
+    from referee.tournament.playoff import final_places
+
+    if kind != "standings" or round_number is not None or state.settings is None:
+        return None
+    if not any(r.kind in PLAYOFF_KINDS for r in state.rounds.values()):
+        return None  # before the playoff: no standings to sort again (10,000 rows)
+    out: list[dict[str, Any]] = []
+    for place in final_places(state, (s.player for s in state.standings())):
+        row: dict[str, Any] = {
+            "final_rank": place.place,
+            "player": state.players[place.player].name,
+        }
+        if place.went is not None:
+            row["went"] = place.went
+        out.append(row)
+    return out or None
+
+
 def _body(state: Tournament, kind: Kind, round_number: int | None) -> list[dict[str, Any]]:
     if kind == "pairings":
         return pairings_rows(state, round_number or state.current_round)
@@ -378,6 +409,9 @@ def make_posting(
     seed = state.settings.seed if state.settings is not None else msgspec.UNSET
     if kind == "pairings" and round_number == 1 and isinstance(seed, int):
         posting.seed = seed  # EV-5.6: the draw is posted with round 1
+    final = final_rows(state, kind, round_number)
+    if final is not None:
+        posting.final = final  # the champion first, not the Swiss leader (EV-6.7)
     if len(_made) >= 256:
         _made.clear()
     _made[(id(store), event_id, kind, round_number, checkpoint.text())] = posting
@@ -598,12 +632,16 @@ def _verify_posting(
         recomputed = _body(at_posting, posting.kind, posting.round)
         same = recomputed == posting.body
         printed_before = not same and _printed_before_ev_i3(posting.body, recomputed, at_posting)
+        final_differs = _final_differs(posting, at_posting)
         checks.append(
             PostingCheck(
                 name="figures",
-                ok=same or printed_before,
+                ok=(same or printed_before) and not final_differs,
                 detail=(
-                    "recomputed from those facts, the rows are exactly the posting's"
+                    "recomputed from those facts, the rows are the posting's, but its final "
+                    f"places are not: {final_differs}"
+                    if (same or printed_before) and final_differs
+                    else "recomputed from those facts, the rows are exactly the posting's"
                     if same
                     else "recomputed from those facts, the rows are the posting's as they "
                     "were printed before 29 November 2026: the floor as the figures of a "
@@ -622,12 +660,22 @@ def _verify_posting(
             checks.append(PostingCheck(name="draw", ok=drawn[0], detail=drawn[1]))
     ok = all(c.ok for c in checks)
     corrections = _changes_since(events, posting) if facts_ok else []
+    final_now: list[dict[str, Any]] | None = None
     if at_posting is not None and len(events) == posting.version:
         now = recomputed  # nothing recorded since
-    elif at_posting is not None:
-        now = _body(_fold(events[posting.version :], at_posting), posting.kind, posting.round)
+        final_now = final_rows(at_posting, posting.kind, posting.round)
     else:
-        now = _body(_fold(events), posting.kind, posting.round) if events else []
+        state_now = (
+            _fold(events[posting.version :], at_posting)
+            if at_posting is not None
+            else _fold(events)
+            if events
+            else None
+        )
+        now = _body(state_now, posting.kind, posting.round) if state_now is not None else []
+        if state_now is not None:
+            final_now = final_rows(state_now, posting.kind, posting.round)
+    final_same = isinstance(posting.final, msgspec.UnsetType) or posting.final == final_now
     result = PostingReport(
         event=event_id,
         kind=posting.kind,
@@ -637,7 +685,7 @@ def _verify_posting(
         ok=ok,
         checks=checks,
         corrections=corrections,
-        unchanged=now == posting.body or (printed_before and now == recomputed),
+        unchanged=(now == posting.body or (printed_before and now == recomputed)) and final_same,
     )
     if later:
         result.checks.append(
@@ -760,6 +808,20 @@ def _printed_before_ev_i3(
         if {**was, **{k: None for k in _FIGURES if was.get(k) == floor}} != now:
             return False
     return True
+
+
+def _final_differs(posting: Posting, state: Tournament) -> str:
+    """What of a posting's final places (``final``) the facts it was computed at do not
+    give, or ``""``: a posting made before final places were posted carries none, and
+    its rows alone are checked."""
+    if isinstance(posting.final, msgspec.UnsetType):
+        return ""
+    found = final_rows(state, posting.kind, posting.round)
+    if found is None:
+        return "the facts give no final places (no playoff had begun)"
+    if posting.final == found:
+        return ""
+    return _first_difference(posting.final, found)
 
 
 def _first_difference(posted: list[dict[str, Any]], recomputed: list[dict[str, Any]]) -> str:
