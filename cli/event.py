@@ -416,11 +416,13 @@ def correct(
       referee event correct $ev 3=0-2-0 --reason 'slip swapped'
       referee event correct $ev 2=1:Cal,2:Ann,3:Ben --round 4 --reason 'places misread'
     """
+    from service.wording import correction_consequence
+
     with handled():
-        number = settings.events().event_correct(
-            event, round_number, slip, reason=reason, by=settings.referee
-        )
-        typer.echo(f"round {number} {slip} corrected")
+        events = settings.events()
+        number = events.event_correct(event, round_number, slip, reason=reason, by=settings.referee)
+        said = correction_consequence(events.event_info(event), number)  # EV-8.3, as the desk
+        typer.echo(f"round {number} {slip} corrected{said}")
 
 
 @event_app.command("penalty")

@@ -202,3 +202,24 @@ def test_ev_i_6_a_late_entry_is_not_explained_in_a_round_before_their_entry(
     refused(db, "EV-I.6", "event", "standings", event, "--round", "1", "--explain", "Ora")
     assert "Ora" not in ok(db, "event", "standings", event, "--round", "1")
     assert "Ora" in ok(db, "event", "standings", event, "--explain", "Ora")
+
+
+def test_ev_8_3_event_correct_says_the_later_round_keeps_its_pairings(tmp_path: Path) -> None:
+    """EV-8.3, EV-5.12 (docs/hall.md, the desk's *correct a result*): correcting round 1 once
+    round 2 is paired says on the command line, as the desk does, that the standings use it,
+    that round 2 keeps its pairings and how to pair round 2 again; a correction of the
+    latest round says nothing more."""
+    db = tmp_path / "s.db"
+    event = new_event(db, "--seed", "3", "--rounds", "3")
+    ok(db, "event", "pair", event)
+    ok(db, "event", "result", event, "1=2-0-0", "2=2-1-0")
+    ok(db, "event", "pair", event)
+    said = ok(db, "event", "correct", event, "1=0-2-0", "--round", "1", "--reason", "swapped")
+    assert said.strip() == (
+        "round 1 1=0-2-0 corrected; the standings use it; round 2, paired before it, keeps "
+        "its pairings (EV-8.3); to pair round 2 again from the corrected standings, re-pair "
+        "it (EV-5.12)"
+    ), said
+    ok(db, "event", "result", event, "1=2-0-0", "2=2-0-0")
+    said = ok(db, "event", "correct", event, "2=0-2-0", "--reason", "swapped")
+    assert said.strip() == "round 2 2=0-2-0 corrected", said
