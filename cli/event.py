@@ -321,19 +321,19 @@ def pair(
     """
     with handled(), long_lived():
         svc = settings.events()
-        rows = svc.event_pair(
-            event, manual=_read_manual(manual), reason=reason, by=settings.referee
-        )
+        by_hand = _read_manual(manual)
+        before = svc.event_info(event).version if by_hand is not None else 0
+        rows = svc.event_pair(event, manual=by_hand, reason=reason, by=settings.referee)
         missing = svc.event_missing_decks(event)
         if as_json:
             emit_json(rows)
         else:
             _print_pairings(rows)
-        if missing:  # one write: at 10,000 players, one each cost a tenth of the command
-            typer.echo(
-                "\n".join(f"warning: {name} has no decklist (EV-2.8)" for name in missing),
-                err=True,
-            )
+        warned = [f"warning: {name} has no decklist (EV-2.8)" for name in missing]
+        if by_hand is not None:  # rematches and second byes, as the audit records them
+            warned += [f"warning: {w}" for w in svc.event_pairing_warnings(event, before)]
+        if warned:  # one write: at 10,000 players, one each cost a tenth of the command
+            typer.echo("\n".join(warned), err=True)
 
 
 @event_app.command("repair")
@@ -352,9 +352,14 @@ def repair(
       referee event repair $ev --reason 'Hal is back'
     """
     with handled():
-        done = settings.events().event_repair_moves(
+        svc = settings.events()
+        before = svc.event_info(event).version
+        done = svc.event_repair_moves(
             event, _read_manual(manual), reason=reason, by=settings.referee
         )
+        warned = [f"warning: {w}" for w in svc.event_pairing_warnings(event, before)]
+        if warned:  # rematches and second byes of a re-pairing, as the audit records them
+            typer.echo("\n".join(warned), err=True)
         if as_json:
             emit_json(done)
             return

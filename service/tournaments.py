@@ -2029,6 +2029,20 @@ class Tournaments:
             )
         return lines
 
+    def event_pairing_warnings(self, event_id: str, since: int) -> list[str]:
+        """The warnings recorded with the pairings stored after version ``since`` (a pairing
+        by hand or a re-pairing: rematches EV-5.4, second byes EV-5.5), as the audit words
+        them: what the head judge is told at once when pairing by hand, not only later in
+        the audit. Reads only the facts after ``since``."""
+        from events.codec import decode
+
+        said: list[str] = []
+        for _, topic, state in self.store.rows(event_id.strip(), after=since):
+            fact = to_fact(decode(topic, state))
+            if isinstance(fact, f.RoundPaired | f.PairingChanged):
+                said += [f"{w.clause}: {w.reason}" for w in fact.warnings]
+        return said
+
     def event_audit(
         self, event_id: str, *, late: Callable[[Entrant], str] | None = None
     ) -> dict[str, Any]:

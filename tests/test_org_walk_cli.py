@@ -4,6 +4,7 @@ stored."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from tests.events.test_event_cli import as_json, call, ok, refused, store_rows
@@ -223,3 +224,40 @@ def test_ev_8_3_event_correct_says_the_later_round_keeps_its_pairings(tmp_path: 
     ok(db, "event", "result", event, "1=2-0-0", "2=2-0-0")
     said = ok(db, "event", "correct", event, "2=0-2-0", "--reason", "swapped")
     assert said.strip() == "round 2 2=0-2-0 corrected", said
+
+
+def test_ev_5_4_pairing_by_hand_says_its_rematches_at_once(tmp_path: Path) -> None:
+    """EV-5.11, EV-5.12, EV-5.4: a pairing or re-pairing by hand that seats players who have
+    met is recorded with a warning for the audit; the command now says each warning too,
+    on standard error (standard output keeps the pairings, or the JSON), so the head judge
+    hears of a rematch when pairing, not later from the audit. The engine's pairing (no
+    warning) says none."""
+    db = tmp_path / "s.db"
+    event = new_event(db, "--seed", "3", "--rounds", "3")
+    ok(db, "event", "pair", event)
+    first = as_json(db, "event", "pairings", event)
+    ok(db, "event", "result", event, "1=2-0-0", "2=2-1-0")
+    again = tmp_path / "again.json"
+    again.write_text(json.dumps({"pairs": [row["players"] for row in first]}))
+    code, out, err = call(db, "event", "pair", event, "--manual", str(again), "--reason", "walk")
+    assert code == 0, err
+    a, b = first[0]["players"]
+    c, d = first[1]["players"]
+    assert err.splitlines() == [
+        f"warning: EV-5.4: table 1: {a} and {b} have met before",
+        f"warning: EV-5.4: table 2: {c} and {d} have met before",
+    ], err
+    crossed = tmp_path / "crossed.json"
+    crossed.write_text(json.dumps({"pairs": [[a, c], [b, d]]}))
+    code, out, err = call(
+        db, "event", "repair", event, "--manual", str(crossed), "--reason", "no rematch", "--json"
+    )
+    assert code == 0, err
+    assert err == "", err
+    assert json.loads(out)["moved"]
+    code, out, err = call(
+        db, "event", "repair", event, "--manual", str(again), "--reason", "back", "--json"
+    )
+    assert code == 0, err
+    assert err.count("warning: EV-5.4") == 2, err
+    json.loads(out)
