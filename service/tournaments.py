@@ -2215,7 +2215,9 @@ def split_slip(slip: str) -> tuple[int, str]:
     """``TABLE=RESULT`` as (table number, result text); refused (EV-3.1, EV-3.5) otherwise."""
     table, sep, text = slip.partition("=")
     if not sep or not text.strip():
-        raise EventRefusedError("EV-3.1", f"{slip!r}: a slip is TABLE=W-L-D (pods TABLE=Ann>Ben)")
+        raise EventRefusedError(
+            "EV-3.1", f"{slip!r}: a slip is TABLE=W-L-D (a pod: TABLE=1:Ann,2:Ben,3:Cal, EV-7.5)"
+        )
     digits = table.strip()
     if not (digits.isascii() and digits.isdigit() and len(digits) <= 6):
         # ASCII digits only (issue 31): int() would read "２" or "٢" as a table number

@@ -261,3 +261,17 @@ def test_ev_5_4_pairing_by_hand_says_its_rematches_at_once(tmp_path: Path) -> No
     assert code == 0, err
     assert err.count("warning: EV-5.4") == 2, err
     json.loads(out)
+
+
+def test_ev_3_1_a_slip_without_its_result_teaches_the_pod_form_that_needs_no_quotes(
+    tmp_path: Path,
+) -> None:
+    """EV-3.1, EV-7.5: `event result EV 9` is refused in one line showing a slip; for a pod
+    it shows the place:name form (`1:Ann,2:Ben`), which a shell takes as it is, not the
+    older `Ann>Ben`, whose `>` a shell takes for a redirection (docs/tournaments.md)."""
+    db = tmp_path / "s.db"
+    event = new_event(db, "--rounds", "3")
+    ok(db, "event", "pair", event)
+    said = refused(db, "EV-3.1", "event", "result", event, "9")
+    assert "TABLE=1:Ann,2:Ben" in said, said
+    assert ">" not in said, said
