@@ -819,7 +819,8 @@ def show(event: EventArg, as_json: JsonOpt = False) -> None:
 
 def _print_info(info: EventInfo, event: str) -> None:
     """What the event is and where it stands (``event``: its id as given)."""
-    typer.echo(f"{info.name} ({info.event_id}): {info.game} {info.format}, {info.match}")
+    pods = " pods" if info.pods else ""  # tables of 3-4 (EV-7.1), as the pages say
+    typer.echo(f"{info.name} ({info.event_id}): {info.game} {info.format}{pods}, {info.match}")
     typer.echo(f"players: {info.players} ({info.active} active)")
     svc = settings.events()
     typer.echo(f"stage: {svc.event_stage(event)}")

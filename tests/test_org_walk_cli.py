@@ -275,3 +275,15 @@ def test_ev_3_1_a_slip_without_its_result_teaches_the_pod_form_that_needs_no_quo
     said = refused(db, "EV-3.1", "event", "result", event, "9")
     assert "TABLE=1:Ann,2:Ben" in said, said
     assert ">" not in said, said
+
+
+def test_ev_7_1_event_show_says_a_pod_event_is_played_in_pods(tmp_path: Path) -> None:
+    """EV-1.1, EV-7.1: `event show` names how the event runs; a pod event's first line said
+    `prismatic swiss, bo1` as a two-player Swiss would, where the pages say *Swiss pods*."""
+    db = tmp_path / "s.db"
+    pods = ok(db, "event", "new", "Pods", "--game", "prismatic", "--pods").splitlines()[-1]
+    assert (
+        ok(db, "event", "show", pods).splitlines()[0] == f"Pods ({pods}): prismatic swiss pods, bo3"
+    )
+    two = ok(db, "event", "new", "Two", "--game", "prismatic").splitlines()[-1]
+    assert ok(db, "event", "show", two).splitlines()[0] == f"Two ({two}): prismatic swiss, bo3"
