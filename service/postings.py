@@ -1182,8 +1182,10 @@ class PenaltyLine(msgspec.Struct, kw_only=True, frozen=True):
 def penalty_lines(state: Tournament) -> list[PenaltyLine]:
     """The event's penalties in order, each with where it took effect as the state
     records it (``applied_penalties``, ``penalty_games``): a game loss's game, a match
-    loss's table, or still waiting for the player's next game or match."""
+    loss's table (at a pod: the player placed last there, EV-I.11), or still waiting for
+    the player's next game or match."""
     listed = []
+    pods = state.settings is not None and state.settings.pods
     for number, given in enumerate(state.penalties, start=1):
         at = state.applied_penalties.get(number)
         where = f"round {at[0]} table {at[1]}" if at is not None else ""
@@ -1195,7 +1197,9 @@ def penalty_lines(state: Tournament) -> list[PenaltyLine]:
         elif given.penalty == "game-loss":
             effect = f"{where}: waits for the next game" if where else "waits for the next game"
         else:
-            effect = f"{where}: match lost" if where else "no match decided"
+            # at a pod the player is placed last and the others play on (EV-I.11)
+            lost = "placed last in the pod" if pods else "match lost"
+            effect = f"{where}: {lost}" if where else "no match decided"
             if given.penalty == "disqualification":
                 effect += "; dropped"
         listed.append(
