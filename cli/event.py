@@ -96,11 +96,14 @@ def _print_sheet(sheet: PairingSheet, *, by_name: bool = False) -> None:
         return
     for line in sheet.lines:
         players = " v ".join(f"{seat.player} ({seat.points})" for seat in line.seats)
-        if line.bye:
-            typer.echo(f"  bye  {players}")
-        else:
-            result = f"   {line.result}" if line.result else ""
-            typer.echo(f"{line.table:>5}  {players}{result}")
+        result = f"   {line.result}" if line.result else ""
+        typer.echo(_table_line(line.bye, line.table, players, result))
+
+
+def _table_line(bye: bool, table: int | None, players: str, tail: str) -> str:
+    """A table of a round as the sheet and 'event pair' print it: its number (or 'bye'),
+    then the players; ``tail`` (the result, the games) after a table's."""
+    return f"  bye  {players}" if bye else f"{table:>5}  {players}{tail}"
 
 
 event_app.command("verify")(verify_posting)
@@ -294,11 +297,9 @@ def _read_manual(path: Path | None) -> dict[str, Any] | None:
 
 def _print_pairings(rows: list[PairingRow]) -> None:
     for row in rows:
-        if row.bye:
-            typer.echo(f"  bye  {row.players[0]}")
-        else:
-            games = f"   [{', '.join(row.games)}]" if row.games else ""
-            typer.echo(f"{row.table:>5}  {' v '.join(row.players)}{games}")
+        players = row.players[0] if row.bye else " v ".join(row.players)
+        games = f"   [{', '.join(row.games)}]" if row.games else ""
+        typer.echo(_table_line(row.bye, row.table, players, games))
 
 
 @event_app.command("pair")

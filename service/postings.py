@@ -1247,6 +1247,19 @@ class PlayerLine(msgspec.Struct, kw_only=True):
     decklist: DecklistNote | None = None
     """A deck event: whether the player's decklist was received, for their own eyes only
     (``EventFixes.event_decklist_note``), else ``None``."""
+    rank: int | None = None
+    """The player's rank in the standings (``standing``'s), or ``None`` before they have
+    played a round: their figures are of nothing (EV-I.3: the standings leave them blank),
+    and so is a rank ordered by the floors alone (registration order, the draw), which
+    would read as a place in the event. ``None`` too without a standings line."""
+
+
+def _ranked(standing: dict[str, Any] | None) -> int | None:
+    """``PlayerLine.rank``: the row's rank once the player has played (a figure shown)."""
+    if standing is None or standing.get("mw") is None:  # no round played (EV-I.3)
+        return None
+    rank: int = standing["rank"]
+    return rank
 
 
 def _line(
@@ -1272,6 +1285,7 @@ def _line(
         result=now.result if now else "",
         so_far=now.so_far if now else "",
         standing=standing,
+        rank=_ranked(standing),
         history=history,
         hall=player_hall(state, who, paired) if own else None,
         penalties=own_penalties(state, who) if own else None,

@@ -87,6 +87,7 @@ __all__ = [
     "check_game_reopened",
     "decide",
     "entries_closed",
+    "pairing_over",
 ]
 
 
@@ -692,10 +693,44 @@ def _next_kind(state: Tournament) -> RoundKind:
     )
 
 
+def pairing_over(state: Tournament) -> Refusal | None:
+    """Why no round follows the last one, now that it has all its results (EV-1.3: the
+    Swiss rounds played without a cut; EV-5.9: the round robin's every round; EV-6.3: the
+    bracket finished), as the next pairing's refusal says it; ``None`` before round 1,
+    while a round is open or once the event has ended. Read from where the event stands,
+    never by pairing (at 10,000 players a pairing takes seconds): what the desk offers
+    instead of a pairing that can only be refused (the end of the event)."""
+    if state.settings is None or state.ended or not state.current_round:
+        return None
+    if state.open_round() is not None:
+        return None
+    number = state.current_round + 1
+    try:
+        kind = _next_kind(state)
+        if kind == "round-robin":
+            _round_robin_players(state, number)
+        elif kind in ("cut", "elimination") and state.kind_rounds(kind):
+            _following_bracket(state, number, kind)
+    except Refusal as over:
+        return over
+    return None
+
+
+def _round_robin_players(state: Tournament, number: int) -> list[str]:
+    """The round robin's players in registration order, refused once every round of its
+    schedule has been paired (EV-5.9)."""
+    players = [e.id for e in sorted(state.players.values(), key=lambda e: e.order)]
+    schedule_rounds = len(players) - 1 + len(players) % 2
+    total = _event(state).rounds or schedule_rounds
+    if number > min(total, schedule_rounds):
+        raise Refusal("EV-5.9", "every round of the round robin has been paired")
+    return players
+
+
 def _pair_next(
     state: Tournament, ranking: Sequence[tuple[str, int]] | None = None
 ) -> tuple[Fact, ...]:
-    settings = _open_event(state)
+    _open_event(state)
     open_round = state.open_round()
     if open_round is not None:
         raise Refusal(
@@ -710,12 +745,7 @@ def _pair_next(
     if len(active) < 2:
         raise Refusal("EV-5.1", f"round {number} needs at least two active players")
     if kind == "round-robin":
-        players = [e.id for e in sorted(state.players.values(), key=lambda e: e.order)]
-        schedule_rounds = len(players) - 1 + len(players) % 2
-        total = settings.rounds or schedule_rounds
-        if number > min(total, schedule_rounds):
-            raise Refusal("EV-5.9", "every round of the round robin has been paired")
-        return (RoundPaired(round=round_robin_round(number, players)),)
+        return (RoundPaired(round=round_robin_round(number, _round_robin_players(state, number))),)
     seats = state.seats(number, ranking, taking_part=active)  # the players sorted once
     awarded = state.awarded_in(number, active)
     if kind == "pods":
@@ -735,6 +765,13 @@ def _pair_bracket(state: Tournament, number: int, kind: RoundKind) -> tuple[Fact
             return (CutMade(seeds=seeds), RoundPaired(round=seed_bracket(number, seeds, kind)))
         seats = state.seats(number)
         return (RoundPaired(round=seed_bracket(number, [s.id for s in seats], kind)),)
+    return (RoundPaired(round=_following_bracket(state, number, kind)),)
+
+
+def _following_bracket(state: Tournament, number: int, kind: RoundKind) -> Round:
+    """The bracket's next round after its rounds so far (at least one), refused once the
+    bracket is finished (EV-6.3)."""
+    previous = state.kind_rounds(kind)
     # the better seed is listed (so seated) first: they choose to play first (EV-6.8); a
     # player who dropped is not paired again, nor replaced (EV-2.5, EV-6.9)
     seeded = state.cut if kind == "cut" else bracket_seeds(previous[0])
@@ -743,7 +780,7 @@ def _pair_bracket(state: Tournament, number: int, kind: RoundKind) -> tuple[Fact
     following = next_bracket_round(number, previous, winners, kind, seeded, gone)
     if following is None:
         raise Refusal("EV-6.3", "the bracket is finished: the event can end")
-    return (RoundPaired(round=following),)
+    return following
 
 
 MANUAL_NAMED = 4
