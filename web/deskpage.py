@@ -45,7 +45,7 @@ from referee.tournament.errors import Refusal
 from referee.tournament.facts import PENALTY_LEVELS
 from referee.tournament.penalties import INFRACTIONS
 from service.access import AccessDeniedError, Principal, authorize_event
-from service.api import EventInfo, admit, need
+from service.api import admit, need
 from service.bounds import LIST
 from service.errors import RefusedError
 from service.wording import correction_consequence
