@@ -908,6 +908,9 @@ class EventBoard(msgspec.Struct, kw_only=True):
     playoff: bool = False  # a bracket has been paired (the bracket page has something)
     pods: bool = False
     places: dict[str, list[str]] = {}  # a pod event: each player's places, round by round
+    placed: list[int] = []
+    """The shown round's tables whose slip gives places (``reported_in_places``: pods, a
+    pod event's table of two too); the others' slip is W-L-D (a pod event's playoff too)."""
 
 
 def _format_words(info: EventInfo) -> str:
@@ -995,6 +998,22 @@ def _round_rows(
 
 
 _rounds_seen: dict[tuple[int, str, int], tuple[Any, Any, list[dict[str, Any]], Any]] = {}
+
+
+def _placed_tables(state: Tournament, number: int | None) -> list[int]:
+    """Round ``number``'s tables whose slip gives each player's place (EV-7.3), as the
+    decision reads them (``reported_in_places``): none outside a pod event but its tables
+    of three or more."""
+    from referee.tournament.decisions import reported_in_places
+
+    rnd = state.rounds.get(number) if number is not None else None
+    if rnd is None or state.settings is None:
+        return []
+    return [
+        p.table
+        for p in rnd.pairings
+        if p.table is not None and reported_in_places(state.settings, rnd.kind, len(p.players))
+    ]
 
 
 def table_results(
@@ -1678,6 +1697,7 @@ class Postings:
             playoff=any(is_playoff(r) for r in state.rounds.values()),
             pods=info.pods,
             places=svc.event_pod_places(event_id) if info.pods else {},
+            placed=_placed_tables(state, shown),
         )
         return board, state
 

@@ -321,8 +321,15 @@ def _winners(state: Tournament, rnd: Round) -> dict[int, str]:
         if pairing.table is None:
             continue
         result = state.result(rnd.number, pairing.table)
-        assert isinstance(result, Score)
-        assert result.winner is not None
+        if not isinstance(result, Score) or result.winner is None:
+            # a pod event's playoff slip stored in places, before the playoff's tables were
+            # read as matches (EV-6.4): the head corrects it to the match's W-L-D
+            raise Refusal(
+                "EV-6.4",
+                f"round {rnd.number} table {pairing.table} has no match winner: correct it "
+                f"with the match's W-L-D ('event correct --round {rnd.number} "
+                f"{pairing.table}=W-L-D --reason TEXT')",
+            )
         winners[pairing.table] = pairing.players[result.winner]
     return winners
 
@@ -330,6 +337,15 @@ def _winners(state: Tournament, rnd: Round) -> dict[int, str]:
 def _shown(state: Tournament, players: Sequence[str]) -> list[str]:
     """The players of a table by name, for a refusal."""
     return [state.players[p].name if p in state.players else p for p in players]
+
+
+def reported_in_places(settings: Settings, kind: RoundKind, players: int) -> bool:
+    """Whether a table's slip gives each player's place (a pod, EV-7.3, EV-7.5) rather than
+    W-L-D: a table of three or more, and every Swiss or round-robin table of a pod event, a
+    table of two as well (EV-7.1); a playoff table is a match, in a pod event's cut too
+    (EV-6.4: the bracket reads its winner). What ``_slip`` reads, and what the slips page
+    asks for."""
+    return players > 2 or (settings.pods and not _playoff(kind))
 
 
 def _slip(state: Tournament, number: int, table: int, text: str) -> Score | Placement:
@@ -340,7 +356,7 @@ def _slip(state: Tournament, number: int, table: int, text: str) -> Score | Plac
     pairing = rnd.table(table)
     if pairing is None:
         raise Refusal("EV-3.5", f"round {number} has no table {table}")
-    if len(pairing.players) == 2 and not settings.pods:
+    if not reported_in_places(settings, rnd.kind, len(pairing.players)):
         if ":" in text or ">" in text:  # a pod's placing: "'1:Ann,2:Ben' is not W-L-D" alone
             shown = _shown(state, pairing.players)
             raise Refusal(

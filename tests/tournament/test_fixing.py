@@ -494,6 +494,44 @@ def test_ev_i_11_the_places_after_a_match_loss_are_counted_again() -> None:
     }
 
 
+def test_ev_6_4_the_playoff_of_a_pod_event_is_reported_as_matches() -> None:
+    """EV-6.1, EV-6.4, EV-7.1: a pod event's cut plays a two-player bracket, whose tables
+    are matches: a slip is W-L-D with a winner (a pod's places are refused there, naming
+    W-L-D), as the bracket's next round reads its winners. The slip used to be read as a
+    pod's places (EV-7.3 asked for 1:Ann,2:Fay), and the semifinal so reported made the
+    final's pairing fail on an assertion; such a stored slip is now refused in one line
+    naming its correction."""
+    names = ("Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal")
+    state = run(event(names, pods=True, rounds=1, cut=4, match="bo1"), PairNext())
+    for pairing in state.rounds[1].pairings:
+        assert pairing.table is not None
+        order = ",".join(f"{n}:{p}" for n, p in enumerate(pairing.players, start=1))
+        state = run(state, ReportResult(round=1, table=pairing.table, slip=order))
+    state = run(state, PairNext())  # the cut: semifinals of two
+    assert state.rounds[2].kind == "cut"
+    first, second = state.rounds[2].pairings[0].players
+    places = f"1:{state.players[first].name},2:{state.players[second].name}"
+    assert refused(state, ReportResult(round=2, table=1, slip=places)) == "EV-3.1"
+    assert refused(state, ReportResult(round=2, table=1, slip="0-0-1")) == "EV-6.4"
+    without_final = run(state, ReportResult(round=2, table=2, slip="0-1-0"))
+    state = run(state, ReportResult(round=2, table=1, slip="1-0-0"))
+    state = run(state, ReportResult(round=2, table=2, slip="0-1-0"))
+    assert state.result(2, 1) == Score(1, 0)
+    state = run(state, PairNext())  # the final, from the semifinals' winners
+    assert state.rounds[3].pairings[0].players[0] == first
+    # a semifinal stored in places before (a record of then) is refused in one line, not on
+    # an assertion, naming the correction that lets the final be paired
+    before = fold(
+        [f.MatchReported(round=2, table=1, placement=Placement(((first, 1), (second, 2))))],
+        without_final,
+    )
+    stuck = refusal(before, PairNext())
+    assert stuck.clause == "EV-6.4"
+    assert "event correct --round 2 1=W-L-D" in stuck.reason
+    fixed = run(before, CorrectResult(round=2, table=1, slip="1-0-0", reason="places"))
+    assert run(fixed, PairNext()).rounds[3].pairings[0].players[0] == first
+
+
 def test_ev_8_1_a_pod_correction_that_changes_nothing_names_the_players() -> None:
     """EV-8.1: a correction giving the pod's result it already has is refused naming the
     players as registered (``Cal>Ann>Ben``), not their event ids (``p3>p1>p2``)."""
