@@ -178,6 +178,10 @@ class _Slip(_Command, frozen=True, kw_only=True):
     table: int
     slip: str
     by: str = ""
+    # a stored slip re-decided (an import's judge, ``service.event_judge``): one stored
+    # before a pod's game loss was counted (EV-3.10) or a pod event's playoff was read as
+    # matches (EV-6.4) is judged as it was then, so an earlier record still imports
+    replayed: bool = False
 
 
 class ReportResult(_Slip, frozen=True, kw_only=True):
@@ -348,7 +352,9 @@ def reported_in_places(settings: Settings, kind: RoundKind, players: int) -> boo
     return players > 2 or (settings.pods and not _playoff(kind))
 
 
-def _slip(state: Tournament, number: int, table: int, text: str) -> Score | Placement:
+def _slip(
+    state: Tournament, number: int, table: int, text: str, *, replayed: bool = False
+) -> Score | Placement:
     settings = _event(state)
     rnd = state.rounds.get(number)
     if rnd is None:
@@ -356,7 +362,10 @@ def _slip(state: Tournament, number: int, table: int, text: str) -> Score | Plac
     pairing = rnd.table(table)
     if pairing is None:
         raise Refusal("EV-3.5", f"round {number} has no table {table}")
-    if not reported_in_places(settings, rnd.kind, len(pairing.players)):
+    in_places = reported_in_places(settings, rnd.kind, len(pairing.players))
+    if replayed and settings.pods and (":" in text or ">" in text):
+        in_places = True  # a pod event's playoff slip stored in places (see ``_Slip``)
+    if not in_places:
         if ":" in text or ">" in text:  # a pod's placing: "'1:Ann,2:Ben' is not W-L-D" alone
             shown = _shown(state, pairing.players)
             raise Refusal(
@@ -915,7 +924,9 @@ def _game_result(state: Tournament, game: str, placings: dict[str, int]) -> tupl
     return (GameResultRecorded(game=game, placings=tuple(resolved)),)
 
 
-def _report(state: Tournament, number: int, table: int, text: str, by: str) -> tuple[Fact, ...]:
+def _report(
+    state: Tournament, number: int, table: int, text: str, by: str, *, replayed: bool = False
+) -> tuple[Fact, ...]:
     settings = _open_event(state)
     current = _table(state, number, table)
     if current.reported is not None:
@@ -931,13 +942,13 @@ def _report(state: Tournament, number: int, table: int, text: str, by: str) -> t
             f"the games at round {number} table {table} already decided the match "
             f"({_text(state, by_games)}): correct it instead",
         )
-    result = _slip(state, number, table, text)
+    result = _slip(state, number, table, text, replayed=replayed)
     if isinstance(result, Score):
         played = len(current.game_results)
         if result.wins + result.losses + result.draws < played:
             raise Refusal("EV-3.8", f"{played} linked games have ended here; the slip counts fewer")
         fixing.slip_against_games(state, current, result)
-    else:
+    elif not replayed:  # a pod slip stored before it had to count a game loss (``_Slip``)
         fixing.placement_against_game_losses(state, current, result)
     # a game loss that was waiting for this match is counted by the slip: it took
     # effect here (EV-8.6), and waits for no later match
@@ -964,7 +975,14 @@ def _text(state: Tournament, result: Score | Placement) -> str:
 
 
 def _correct(
-    state: Tournament, number: int, table: int, text: str, reason: str, by: str
+    state: Tournament,
+    number: int,
+    table: int,
+    text: str,
+    reason: str,
+    by: str,
+    *,
+    replayed: bool = False,
 ) -> tuple[Fact, ...]:
     _event(state)
     current = _table(state, number, table)
@@ -974,7 +992,7 @@ def _correct(
         )
     if not reason.strip():
         raise Refusal("EV-8.1", "a correction needs a reason")
-    result = _slip(state, number, table, text)
+    result = _slip(state, number, table, text, replayed=replayed)
     if result == state.result(number, table):
         raise Refusal(
             "EV-8.1",
@@ -1049,8 +1067,12 @@ _DECISIONS: dict[type, Callable[[Tournament, Any], tuple[Fact, ...]]] = {
     ChangePairing: lambda state, c: _change_pairing(state, c.spec, c.reason, c.by),
     LinkGame: lambda state, c: _link(state, c.round, c.table, c.game),
     RecordGameResult: lambda state, c: _game_result(state, c.game, c.placings),
-    ReportResult: lambda state, c: _report(state, c.round, c.table, c.slip, c.by),
-    CorrectResult: lambda state, c: _correct(state, c.round, c.table, c.slip, c.reason, c.by),
+    ReportResult: lambda state, c: _report(
+        state, c.round, c.table, c.slip, c.by, replayed=c.replayed
+    ),
+    CorrectResult: lambda state, c: _correct(
+        state, c.round, c.table, c.slip, c.reason, c.by, replayed=c.replayed
+    ),
     RecordPenalty: _penalty,
     StartRound: _start_round,
     EndRound: _end_round,
