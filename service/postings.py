@@ -107,6 +107,8 @@ class Posting(msgspec.Struct, kw_only=True):
     # far each player of the playoff went (EV-6.7, EV-I.9), in final order (``final_rows``);
     # the Swiss rows of ``body`` stay as they were (a posting made before carries none)
     final: list[dict[str, Any]] | msgspec.UnsetType = msgspec.UNSET
+    # a playoff round's pairings: its stage ("semifinal", EV-6.6), as every face names it
+    stage: str | msgspec.UnsetType = msgspec.UNSET
 
 
 class PostingCheck(msgspec.Struct, frozen=True, kw_only=True):
@@ -304,6 +306,17 @@ def final_rows(
     return out or None
 
 
+def _playoff_stage(state: Tournament, kind: Kind, round_number: int | None) -> str | None:
+    """The stage a playoff round's pairings posting names (``final``, EV-6.6); ``None`` for
+    a Swiss, pod or round-robin round and for standings."""
+    from referee.tournament.playoff import round_label
+
+    if kind != "pairings" or round_number is None or round_number not in state.rounds:
+        return None
+    label = round_label(state, round_number)
+    return None if label == f"round {round_number}" else label
+
+
 def _body(state: Tournament, kind: Kind, round_number: int | None) -> list[dict[str, Any]]:
     if kind == "pairings":
         return pairings_rows(state, round_number or state.current_round)
@@ -412,6 +425,9 @@ def make_posting(
     final = final_rows(state, kind, round_number)
     if final is not None:
         posting.final = final  # the champion first, not the Swiss leader (EV-6.7)
+    stage = _playoff_stage(state, kind, round_number)
+    if stage is not None:
+        posting.stage = stage
     if len(_made) >= 256:
         _made.clear()
     _made[(id(store), event_id, kind, round_number, checkpoint.text())] = posting
@@ -763,6 +779,10 @@ def _fields(
         and posting.round not in state.rounds
     ):
         wrong.append(f"round {posting.round} was not paired when it was computed")
+    if isinstance(posting.stage, str):  # a posting made before stages were posted has none
+        stage = _playoff_stage(state, posting.kind, posting.round)
+        if posting.stage != stage:
+            wrong.append(f"it names the round {posting.stage!r}; the facts call it {stage!r}")
     if wrong:
         return PostingCheck(name="fields", ok=False, detail="; ".join(wrong))
     return PostingCheck(

@@ -502,7 +502,8 @@ def test_a_standings_posting_after_the_cut_carries_the_final_places(tmp_path: Pa
     final order beside its Swiss rows (``final``: the champion first, how far each player
     of the cut went), checked against the facts like the rows; a posting made before final
     places were posted (none) still holds, and one whose final order was altered does not.
-    The standings after a round stay Swiss (EV-6.5) and carry none."""
+    The standings after a round stay Swiss (EV-6.5) and carry none. A playoff round's
+    pairings posting names its stage (EV-6.6), checked with the posting's other fields."""
     key = tmp_path / "seal.pem"
     public = create_key(key)
     with open_service(tmp_path / "games.db", create=True) as svc:
@@ -541,3 +542,17 @@ def test_a_standings_posting_after_the_cut_carries_the_final_places(tmp_path: Pa
         assert not figures.ok
         assert "final places" in figures.detail
         assert read_posting(msgspec.json.encode(posting)).final == posting.final
+        # the final's pairings name their stage (EV-6.6), checked with the other fields
+        pairings, _ = make_posting(svc.store, event_id, "pairings", 3, key=key)
+        assert pairings.stage == "final"
+        first_round, _ = make_posting(svc.store, event_id, "pairings", 1, key=key)
+        assert isinstance(first_round.stage, msgspec.UnsetType)
+        assert verify_posting(svc.store, event_id, pairings, public).ok
+        renamed = msgspec.structs.replace(pairings, stage="semifinal")
+        report = verify_posting(svc.store, event_id, renamed, public)
+        fields = next(c for c in report.checks if c.name == "fields")
+        assert not fields.ok
+        assert "'semifinal'" in fields.detail
+        assert verify_posting(
+            svc.store, event_id, msgspec.structs.replace(pairings, stage=msgspec.UNSET), public
+        ).ok
