@@ -815,7 +815,16 @@ def show(event: EventArg, as_json: JsonOpt = False) -> None:
       referee event show $ev
     """
     with handled():
-        emit(settings.events().event_info(event), as_json, lambda info: _print_info(info, event))
+        info = settings.events().event_info(event)
+        if as_json:  # with the store that writes it, as the text's last line says
+            import msgspec
+
+            from service.api import event_host
+
+            host = event_host(settings.service(), info.event_id)
+            emit_json({**msgspec.to_builtins(info), "host": host})
+            return
+        _print_info(info, event)
 
 
 def _print_info(info: EventInfo, event: str) -> None:
