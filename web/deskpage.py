@@ -45,9 +45,10 @@ from referee.tournament.errors import Refusal
 from referee.tournament.facts import PENALTY_LEVELS
 from referee.tournament.penalties import INFRACTIONS
 from service.access import AccessDeniedError, Principal, authorize_event
-from service.api import EventInfo, admit, need
+from service.api import admit, need
 from service.bounds import LIST
 from service.errors import RefusedError
+from service.wording import correction_consequence
 from web import collector, formkeys
 from web.context import Web, web_of
 from web.export import render
@@ -413,27 +414,7 @@ async def _correct(web: Web, who: Principal, event: str, form: dict[str, str]) -
     )
     said = f"round {corrected} table {table} corrected to {result}: {reason}"
     info = await web.run(web.svc.event_info, event)
-    return Outcome(True, said + _later_rounds(info, corrected), 201)
-
-
-def _later_rounds(info: EventInfo, corrected: int) -> str:
-    """What a correction of round ``corrected`` leaves as it was when later rounds are
-    already paired (EV-8.3: the standings change, the pairings made stand), and, while the
-    latest Swiss round is still open, the way to pair it again from the corrected standings
-    (a re-pairing keeps its tables with a result, EV-5.12): the head judge's choice, said
-    where the correction is made rather than left to be known."""
-    latest = info.current_round
-    if latest <= corrected:
-        return ""
-    later = (
-        f"round {latest}, paired before it, keeps its pairings"
-        if latest == corrected + 1
-        else f"rounds {corrected + 1}-{latest}, paired before it, keep their pairings"
-    )
-    said = f"; the standings use it; {later} (EV-8.3)"
-    if info.open_round == latest and not info.cut_seeds and info.format == "swiss":
-        said += f"; to pair round {latest} again from the corrected standings, re-pair it (EV-5.12)"
-    return said
+    return Outcome(True, said + correction_consequence(info, corrected), 201)
 
 
 async def _change(web: Web, who: Principal, event: str, form: dict[str, str]) -> Outcome:

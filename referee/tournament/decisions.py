@@ -178,6 +178,10 @@ class _Slip(_Command, frozen=True, kw_only=True):
     table: int
     slip: str
     by: str = ""
+    # a stored slip re-decided (an import's judge, ``service.event_judge``): one stored
+    # before a pod's game loss was counted (EV-3.10) or a pod event's playoff was read as
+    # matches (EV-6.4) is judged as it was then, so an earlier record still imports
+    replayed: bool = False
 
 
 class ReportResult(_Slip, frozen=True, kw_only=True):
@@ -321,8 +325,15 @@ def _winners(state: Tournament, rnd: Round) -> dict[int, str]:
         if pairing.table is None:
             continue
         result = state.result(rnd.number, pairing.table)
-        assert isinstance(result, Score)
-        assert result.winner is not None
+        if not isinstance(result, Score) or result.winner is None:
+            # a pod event's playoff slip stored in places, before the playoff's tables were
+            # read as matches (EV-6.4): the head corrects it to the match's W-L-D
+            raise Refusal(
+                "EV-6.4",
+                f"round {rnd.number} table {pairing.table} has no match winner: correct it "
+                f"with the match's W-L-D ('event correct --round {rnd.number} "
+                f"{pairing.table}=W-L-D --reason TEXT')",
+            )
         winners[pairing.table] = pairing.players[result.winner]
     return winners
 
@@ -332,7 +343,18 @@ def _shown(state: Tournament, players: Sequence[str]) -> list[str]:
     return [state.players[p].name if p in state.players else p for p in players]
 
 
-def _slip(state: Tournament, number: int, table: int, text: str) -> Score | Placement:
+def reported_in_places(settings: Settings, kind: RoundKind, players: int) -> bool:
+    """Whether a table's slip gives each player's place (a pod, EV-7.3, EV-7.5) rather than
+    W-L-D: a table of three or more, and every Swiss or round-robin table of a pod event, a
+    table of two as well (EV-7.1); a playoff table is a match, in a pod event's cut too
+    (EV-6.4: the bracket reads its winner). What ``_slip`` reads, and what the slips page
+    asks for."""
+    return players > 2 or (settings.pods and not _playoff(kind))
+
+
+def _slip(
+    state: Tournament, number: int, table: int, text: str, *, replayed: bool = False
+) -> Score | Placement:
     settings = _event(state)
     rnd = state.rounds.get(number)
     if rnd is None:
@@ -340,7 +362,10 @@ def _slip(state: Tournament, number: int, table: int, text: str) -> Score | Plac
     pairing = rnd.table(table)
     if pairing is None:
         raise Refusal("EV-3.5", f"round {number} has no table {table}")
-    if len(pairing.players) == 2 and not settings.pods:
+    in_places = reported_in_places(settings, rnd.kind, len(pairing.players))
+    if replayed and settings.pods and (":" in text or ">" in text):
+        in_places = True  # a pod event's playoff slip stored in places (see ``_Slip``)
+    if not in_places:
         if ":" in text or ">" in text:  # a pod's placing: "'1:Ann,2:Ben' is not W-L-D" alone
             shown = _shown(state, pairing.players)
             raise Refusal(
@@ -899,7 +924,9 @@ def _game_result(state: Tournament, game: str, placings: dict[str, int]) -> tupl
     return (GameResultRecorded(game=game, placings=tuple(resolved)),)
 
 
-def _report(state: Tournament, number: int, table: int, text: str, by: str) -> tuple[Fact, ...]:
+def _report(
+    state: Tournament, number: int, table: int, text: str, by: str, *, replayed: bool = False
+) -> tuple[Fact, ...]:
     settings = _open_event(state)
     current = _table(state, number, table)
     if current.reported is not None:
@@ -915,20 +942,21 @@ def _report(state: Tournament, number: int, table: int, text: str, by: str) -> t
             f"the games at round {number} table {table} already decided the match "
             f"({_text(state, by_games)}): correct it instead",
         )
-    result = _slip(state, number, table, text)
-    waiting: list[Fact] = []
+    result = _slip(state, number, table, text, replayed=replayed)
     if isinstance(result, Score):
         played = len(current.game_results)
         if result.wins + result.losses + result.draws < played:
             raise Refusal("EV-3.8", f"{played} linked games have ended here; the slip counts fewer")
         fixing.slip_against_games(state, current, result)
-        # a game loss that was waiting for this match is counted by the slip: it took
-        # effect here (EV-8.6), and waits for no later match
-        waiting = [
-            PenaltyApplied(penalty=n, round=number, table=table)
-            for n, _ in fixing.game_losses_to_come(state, current)
-            if n not in state.applied_penalties
-        ]
+    elif not replayed:  # a pod slip stored before it had to count a game loss (``_Slip``)
+        fixing.placement_against_game_losses(state, current, result)
+    # a game loss that was waiting for this match is counted by the slip: it took
+    # effect here (EV-8.6), and waits for no later match
+    waiting = [
+        PenaltyApplied(penalty=n, round=number, table=table)
+        for n, _ in fixing.game_losses_to_come(state, current)
+        if n not in state.applied_penalties
+    ]
     del settings
     reported = MatchReported(round=number, table=table, by=by, **_as_fields(result))
     left = fixing.open_games(state, current)
@@ -947,7 +975,14 @@ def _text(state: Tournament, result: Score | Placement) -> str:
 
 
 def _correct(
-    state: Tournament, number: int, table: int, text: str, reason: str, by: str
+    state: Tournament,
+    number: int,
+    table: int,
+    text: str,
+    reason: str,
+    by: str,
+    *,
+    replayed: bool = False,
 ) -> tuple[Fact, ...]:
     _event(state)
     current = _table(state, number, table)
@@ -957,11 +992,11 @@ def _correct(
         )
     if not reason.strip():
         raise Refusal("EV-8.1", "a correction needs a reason")
-    result = _slip(state, number, table, text)
+    result = _slip(state, number, table, text, replayed=replayed)
     if result == state.result(number, table):
         raise Refusal(
             "EV-8.1",
-            f"round {number} table {table} already has the result {result.text}: nothing "
+            f"round {number} table {table} already has the result {_text(state, result)}: nothing "
             "changed, nothing is recorded",
         )
     rnd = state.rounds[number]
@@ -1032,8 +1067,12 @@ _DECISIONS: dict[type, Callable[[Tournament, Any], tuple[Fact, ...]]] = {
     ChangePairing: lambda state, c: _change_pairing(state, c.spec, c.reason, c.by),
     LinkGame: lambda state, c: _link(state, c.round, c.table, c.game),
     RecordGameResult: lambda state, c: _game_result(state, c.game, c.placings),
-    ReportResult: lambda state, c: _report(state, c.round, c.table, c.slip, c.by),
-    CorrectResult: lambda state, c: _correct(state, c.round, c.table, c.slip, c.reason, c.by),
+    ReportResult: lambda state, c: _report(
+        state, c.round, c.table, c.slip, c.by, replayed=c.replayed
+    ),
+    CorrectResult: lambda state, c: _correct(
+        state, c.round, c.table, c.slip, c.reason, c.by, replayed=c.replayed
+    ),
     RecordPenalty: _penalty,
     StartRound: _start_round,
     EndRound: _end_round,
