@@ -835,7 +835,7 @@ def _print_info(info: EventInfo, event: str) -> None:
     svc = settings.events()
     typer.echo(f"stage: {svc.event_stage(event)}")
     typer.echo(
-        f"format: {info.rounds} Swiss rounds" + (f", top {info.cut} cut" if info.cut else "")
+        f"format: {info.rounds_text()}" + (f", top {info.cut} cut" if info.cut else "")
         if info.format == "swiss"
         else f"format: {info.format}"
     )

@@ -263,12 +263,15 @@ def summary(event: GameEvent) -> str:
             return f"dropped: {p} after round {n}" + (f" ({why})" if why else "")
         case f.ByeAwarded(player=p, round=n):
             return f"bye awarded: {p} in round {n}"
-        case f.RoundPaired(round=r, override=why, by=by):
+        case f.RoundPaired(round=r, override=why, by=by, plan=plan):
             tables = sum(1 for p in r.pairings if not p.bye)
             byes = len(r.pairings) - tables
             who = f" by {by}" if isinstance(by, str) and by else ""
             manual = f" by hand{who} ({why})" if why else ""
-            return f"round {r.number} ({r.kind}) paired{manual}: {tables} tables, {byes} byes"
+            said = f"round {r.number} ({r.kind}) paired{manual}: {tables} tables, {byes} byes"
+            if not isinstance(plan, msgspec.UnsetType):  # the default rounds it fixed (EV-I.14)
+                said += f"; {plan.rounds} Swiss rounds from its {plan.players} players"
+            return said
         case f.PairingChanged(round=r, reason=why, by=by):
             return f"round {r.number} re-paired by {by or 'the head judge'}: {why}"
         case f.GameLinked(round=n, table=t, game=g):

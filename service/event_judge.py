@@ -24,7 +24,7 @@ from referee.tournament import decisions as d
 from referee.tournament import facts as f
 from referee.tournament import fixing as fx
 from referee.tournament.errors import Refusal
-from referee.tournament.model import PLAYOFF_KINDS, Round
+from referee.tournament.model import PLAYOFF_KINDS, Round, SwissPlan
 from referee.tournament.state import Tournament, apply
 from service.bounds import check_cut, check_name, check_reason, check_rounds
 from service.errors import RefusedError
@@ -195,7 +195,9 @@ def judge_event(events: Sequence[GameEvent]) -> None:
         except Refusal as exc:
             raise EventJudgement(number, exc.clause, exc.reason) from None
         stored = tuple(one for _, one in facts[index : index + len(made)])
-        if len(made) == 1 and _seated_before_ev_6_8(fact, made[0]):
+        if len(made) == 1 and (
+            _seated_before_ev_6_8(fact, made[0]) or _planned_before_ev_i_14(fact, made[0])
+        ):
             made = (fact,)
         if stored == made:  # every fact the command makes, as stored (a cut and its round)
             for one in made:
@@ -229,6 +231,19 @@ def _seated_before_ev_6_8(stored: f.Fact, made: f.Fact) -> bool:
         (a.table, a.bye, sorted(a.players)) == (b.table, b.bye, sorted(b.players))
         for a, b in zip(old.pairings, new.pairings, strict=True)
     )
+
+
+def _planned_before_ev_i_14(stored: f.Fact, made: f.Fact) -> bool:
+    """Round 1 of a Swiss event stored before EV-I.14 did not record the default number of
+    Swiss rounds it fixes: the same pairing as the one decided now but for that plan. It is
+    folded as stored, so the event keeps the count it always had (every player registered
+    for round 1: ``Tournament.planned_swiss_rounds``) and an earlier export imports and
+    replays unchanged."""
+    if not (isinstance(stored, f.RoundPaired) and isinstance(made, f.RoundPaired)):
+        return False
+    if isinstance(stored.plan, SwissPlan) or not isinstance(made.plan, SwissPlan):
+        return False
+    return msgspec.structs.replace(made, plan=msgspec.UNSET) == stored
 
 
 def _changed_nothing(state: Tournament, fact: f.Fact) -> bool:

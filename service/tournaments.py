@@ -207,6 +207,30 @@ class EventInfo(msgspec.Struct, kw_only=True):
     ended: bool
     version: int
     cut_seeds: list[str]
+    rounds_from: str = ""
+    """Where a Swiss event's ``rounds`` come from (EV-1.3, EV-I.14): ``organiser`` (set),
+    ``round 1`` (the default fixed by round 1's pairing, from its ``rounds_players``),
+    ``so far`` (round 1 not paired: the default from the players it would pair now);
+    empty for a pod event, an event whose round 1 was paired before the default was
+    recorded, and an event that is not Swiss."""
+    rounds_players: int = 0
+    """The players the default is read from (``rounds_from`` ``round 1`` or ``so far``)."""
+    rounds_counted: int = 0
+    """Those players as the table counts them: a player with awarded byes counts 2, 4 or 8."""
+
+    def rounds_text(self) -> str:
+        """``N Swiss rounds`` and where the number comes from, as the event is shown."""
+        said = f"{self.rounds} Swiss rounds"
+        players = f"{self.rounds_players} player{'' if self.rounds_players == 1 else 's'}"
+        if self.rounds_counted != self.rounds_players:
+            players += f", counted as {self.rounds_counted} with their byes"
+        if self.rounds_from == "organiser":
+            return f"{said} (set by the organiser)"
+        if self.rounds_from == "round 1":
+            return f"{said} (from the {players} of round 1)"
+        if self.rounds_from == "so far":
+            return f"{said} (from the {players} so far: fixed when round 1 is paired)"
+        return said
 
 
 class LogLine(msgspec.Struct, kw_only=True):
@@ -1895,6 +1919,7 @@ class Tournaments:
             ended=state.ended,
             version=loaded.version,
             cut_seeds=[state.players[p].name for p in state.cut],
+            **_rounds_from(state),
         )
 
     def event_pairings(self, event_id: str, round_number: int | None = None) -> list[PairingRow]:
@@ -2248,6 +2273,23 @@ def _match_loss_effect(
     if dq:
         return f"{name} is dropped"
     return f"{name} has no match in progress: it decides their next match"
+
+
+def _rounds_from(state: Tournament) -> dict[str, Any]:
+    """``EventInfo``'s account of where a Swiss event's number of rounds comes from."""
+    settings = state.settings
+    if settings is None or settings.format != "swiss":
+        return {}
+    if settings.rounds is not None:
+        return {"rounds_from": "organiser"}
+    plan = state.default_plan()
+    if plan is None:
+        return {}
+    return {
+        "rounds_from": "round 1" if state.current_round else "so far",
+        "rounds_players": plan.players,
+        "rounds_counted": plan.counted,
+    }
 
 
 def _check_standings_round(state: Tournament, round_number: int) -> None:

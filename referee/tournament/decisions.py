@@ -55,6 +55,7 @@ from referee.tournament.model import (
     RoundKind,
     Score,
     Settings,
+    SwissPlan,
     games_to_win,
 )
 from referee.tournament.pairing import pair_swiss
@@ -775,7 +776,18 @@ def _pair_next(
     awarded = state.awarded_in(number, active)
     if kind == "pods":
         return (RoundPaired(round=pair_pods(number, seats, awarded=awarded)),)
-    return (RoundPaired(round=pair_swiss(number, seats, awarded=awarded)),)
+    return (RoundPaired(round=pair_swiss(number, seats, awarded=awarded), plan=_plan(state)),)
+
+
+def _plan(state: Tournament) -> SwissPlan | msgspec.UnsetType:
+    """What round 1's pairing fixes of a Swiss event whose organiser set no number of rounds
+    (EV-I.14): the default from the players taking part in it, kept unchanged afterwards;
+    unset on any other round, in a pod event, and when the organiser set the rounds."""
+    settings = _event(state)
+    if state.current_round or settings.rounds is not None:
+        return msgspec.UNSET
+    plan = state.default_plan()
+    return plan if plan is not None else msgspec.UNSET
 
 
 def _pair_bracket(state: Tournament, number: int, kind: RoundKind) -> tuple[Fact, ...]:
@@ -851,6 +863,7 @@ def _pair_manual(
             override=reason,
             warnings=check.warnings,
             by=by or msgspec.UNSET,
+            plan=_plan(state) if check.round.kind == "swiss" else msgspec.UNSET,
         ),
     )
 

@@ -13,7 +13,7 @@ from typing import Literal, get_args
 
 import msgspec
 
-from referee.tournament.model import Entrant, Placement, Round, Score, Settings
+from referee.tournament.model import Entrant, Placement, Round, Score, Settings, SwissPlan
 from referee.verdicts import Violation
 
 __all__ = [
@@ -91,12 +91,16 @@ class RoundPaired(_Fact, frozen=True, kw_only=True, tag="round-paired"):
     ``warnings`` what the audit should show about it (rematches, second byes), ``by`` who
     paired it by hand (the staff member's name: the audit names them, as a re-pairing's),
     unset on an engine's pairing and on pairings stored before it was recorded, so those
-    keep their bytes and hash."""
+    keep their bytes and hash. ``plan`` is the default number of Swiss rounds fixed by round
+    1's pairing of a Swiss event whose organiser set none (EV-1.3, EV-I.14); unset on every
+    other pairing and on round 1 paired before it was recorded (the event keeps the count
+    it had: ``Tournament.planned_swiss_rounds``), so those keep their bytes and hash."""
 
     round: Round
     override: str | None = None
     warnings: tuple[Violation, ...] = ()
     by: str | msgspec.UnsetType = msgspec.UNSET
+    plan: SwissPlan | msgspec.UnsetType = msgspec.UNSET
 
 
 class PairingChanged(_Fact, frozen=True, kw_only=True, tag="pairing-changed"):

@@ -28,6 +28,7 @@ __all__ = [
     "RoundKind",
     "Score",
     "Settings",
+    "SwissPlan",
     "TableKey",
     "games_to_win",
     "history_pairings",
@@ -84,6 +85,16 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # event's: by seed), or sharing their place (EV-I.13); unset: by standing, and left out
     # of the stored bytes
     playoff_places: PlayoffPlaces | msgspec.UnsetType = msgspec.UNSET
+
+
+class SwissPlan(msgspec.Struct, frozen=True, kw_only=True):
+    """The default number of Swiss rounds as fixed when round 1 is paired (EV-1.3, EV-I.14):
+    ``rounds`` from the ``players`` taking part in round 1, read in the table as
+    ``counted`` (a player with awarded byes counting 2, 4 or 8)."""
+
+    rounds: int
+    players: int
+    counted: int
 
 
 class Entrant(msgspec.Struct, frozen=True, kw_only=True):

@@ -68,6 +68,7 @@ from referee.tournament.model import (
     Round,
     Score,
     Settings,
+    SwissPlan,
     TableKey,
     games_to_win,
     history_pairings,
@@ -198,6 +199,10 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
     """Each table's calls by number, in order: a decision looks at its table's alone."""
     table_reports: immutables.Map[TableKey, tuple[int, ...]] = immutables.Map()
     """Each table's reports by number, in order (5,000 a round at the largest events)."""
+    swiss_plan: SwissPlan | None = None
+    """The default number of Swiss rounds fixed by round 1's pairing (EV-I.14); ``None``
+    before it, when the organiser set the rounds, and for round 1 paired before it was
+    recorded."""
 
     def report_status(self, report: ReportState) -> str:
         """``superseded`` for a pending or disputed report of a table that has its result
@@ -343,8 +348,27 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
         assert self.settings is not None
         if self.settings.rounds is not None:
             return self.settings.rounds
+        plan = self.default_plan()
+        if plan is not None:
+            return plan.rounds
+        # a pod event, or round 1 paired before the plan was recorded: every player
+        # registered for round 1, dropped before it or not, as such events always counted
         starters = [e.byes for e in self.players.values() if e.entry_round == 1]
         return default_rounds(effective_players(starters))
+
+    def default_plan(self) -> SwissPlan | None:
+        """The default number of Swiss rounds of a Swiss event without pods (EV-I.14): the
+        one round 1's pairing fixed, or, before round 1 is paired, the one it would fix
+        now, from the players who would take part in it. ``None`` for a pod event and for
+        an event whose round 1 was paired before the plan was recorded."""
+        if self.swiss_plan is not None:
+            return self.swiss_plan
+        settings = self.settings
+        if settings is None or settings.format != "swiss" or settings.pods or self.current_round:
+            return None
+        starters = [e.byes for e in self.active(1)]
+        counted = effective_players(starters)
+        return SwissPlan(rounds=default_rounds(counted), players=len(starters), counted=counted)
 
     # -- standings
 
@@ -751,6 +775,8 @@ def _undone(state: Tournament, number: int) -> Tournament:
         ended_rounds=state.ended_rounds - {number},
         cut=cut,
         clocks={n: c for n, c in state.clocks.items() if n != number},  # its clock too (EV-9.2)
+        # round 1 taken back takes its plan with it: the next round 1 fixes it again
+        swiss_plan=None if number == 1 else state.swiss_plan,
     )
 
 
@@ -809,7 +835,7 @@ def _fold_rounds(state: Tournament, fact: Fact) -> Tournament:
             awarded = dict(state.awarded)
             awarded[number] = awarded.get(number, frozenset()) | {player}
             return replace(state, awarded=awarded)
-        case RoundPaired(round=rnd, override=override):
+        case RoundPaired(round=rnd, override=override, plan=plan):
             overrides = dict(state.overrides)
             if override is not None:
                 overrides[rnd.number] = override
@@ -818,6 +844,7 @@ def _fold_rounds(state: Tournament, fact: Fact) -> Tournament:
                 rounds=state.rounds | {rnd.number: rnd},  # a kept snapshot's rounds stay unread
                 tables=_round_tables(state, rnd),
                 overrides=overrides,
+                swiss_plan=plan if isinstance(plan, SwissPlan) else state.swiss_plan,
             )
         case PairingChanged(round=rnd, reason=reason):
             tables, void, changed = _kept_tables(state, rnd)

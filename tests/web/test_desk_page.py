@@ -613,7 +613,7 @@ def test_the_head_changes_the_rounds_and_the_cut_while_allowed(
     head = tokens["head"]
     desk = Desk(client, head, event)
     form, page = desk.form("change-form")
-    assert "Now 3 Swiss rounds, no cut" in page
+    assert "Now 3 Swiss rounds (set by the organiser), no cut" in page
     sent = desk.send(**form, rounds="4", cut="", reason="the hall is ours")
     desk.send(**form, rounds="4", cut="", reason="the hall is ours")
     assert desk.said(sent) == "good: 4 Swiss rounds, no cut"
@@ -799,3 +799,23 @@ def test_a_late_entry_in_a_deck_game_brings_their_decklist(
     with open_service(store) as svc:
         assert "Eve" not in svc.event_missing_decks(event)
         assert "Ben" in svc.event_missing_decks(event)
+
+
+def test_ev_i_14_the_desk_says_the_default_rounds_come_from_round_1(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """EV-1.3, EV-I.14: with no rounds set, the desk shows the default and where it comes
+    from: the players so far, then the players of round 1 (a player who dropped before it
+    does not count), unchanged by a late entry."""
+    with open_service(store) as svc:
+        event = svc.event_new("Desk Default", "prizmik", seed=5).event_id
+        svc.event_register(event, ["Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy"])
+        svc.event_drop(event, "Ivy")
+    desk = Desk(client, tokens["head"], event)
+    _, page = desk.form("change-form")
+    assert "Now 3 Swiss rounds (from the 8 players so far: fixed when round 1 is paired)" in page
+    with open_service(store) as svc:
+        svc.event_pair(event)
+        svc.event_register(event, ["Late"])
+    _, page = desk.form("change-form")
+    assert "Now 3 Swiss rounds (from the 8 players of round 1), no cut" in page
