@@ -1,0 +1,133 @@
+"""What a Swiss event walked on phones, as its players and its head referee, met
+(docs/hall.md): the head's clock page offered every mark in every state, so "end the
+round", which is for good (EV-9.2), sat beside the "resume" meant, and the extension
+form stayed once the round's clock had ended (EV-9.4 refuses it); two players' reports
+of their own games first read alike in the queue ("Ben reported 2-1-0, Dee disagrees:
+reports 2-1-0") while they disagree (EV-11.5)."""
+
+from __future__ import annotations
+
+import re
+
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from service.app import open_service
+from tests.web.conftest import Tokens, auth, table_token
+from tests.web.test_calls_api import created, make_event
+
+MARKS = ("start", "pause", "resume", "end")
+
+
+def _marks(page: str) -> list[str]:
+    """The clock marks the page offers, in its order."""
+    return re.findall(r'<button type="submit" data-action="(\w+)" id="clock-\1"', page)
+
+
+def test_the_heads_clock_page_offers_only_the_marks_the_clock_takes(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """EV-9.2: waiting, the head's phone shows *start* alone; running, *pause* and *end
+    the round*; paused, *resume* and *end the round*; ended, no mark and no extension form
+    (EV-9.4: an ended clock takes no more time), while the table still has no result. The
+    API's clock says the same marks; an earlier round's clock takes none."""
+    event = make_event(store)
+    head, page = auth(tokens["head"]), f"/events/{event}/clock"
+    tom = table_token(store, event, "1", name="Tom")
+    seen: dict[str, list[str]] = {}
+    for mark in ("", "start", "pause", "end"):
+        if mark:
+            with open_service(store) as svc:
+                svc.event_clock(event, mark)
+        html = client.get(page, headers=head).text
+        state = re.search(r'data-state="(\w+)"', html)
+        assert state, html
+        seen[state.group(1)] = _marks(html)
+        api = client.get(f"/api/events/{event}/clock", headers=head).json()
+        assert api["marks"] == seen[state.group(1)]
+        extendable = 'id="extend-form"' in client.get(page, headers=auth(tom)).text
+        assert extendable == (state.group(1) != "ended"), state.group(1)
+    assert seen == {
+        "waiting": ["start"],
+        "running": ["pause", "end"],
+        "paused": ["resume", "end"],
+        "ended": [],
+    }
+    html = client.get(page, headers=head).text
+    assert 'id="extend-form"' not in html  # the head's too
+    assert 'id="clock-controls"' in html  # what a form did is still said there
+    with open_service(store) as svc:
+        assert svc.event_clock_view(event, 1).marks == []  # ended
+        svc.event_result(event, ["1=2-0-0"])
+        svc.event_pair(event)
+        assert svc.event_clock_view(event).marks == ["start"]  # round 2's
+        assert svc.event_clock_view(event, 1).marks == []  # an earlier round's
+
+
+def test_an_extension_of_one_minute_says_one_minute(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """The clock page's outcome after one extra minute read "1 more minutes"."""
+    event = make_event(store)
+    head = tokens["head"]
+    page = client.get(f"/events/{event}/clock", headers=auth(head)).text
+    found = re.search(r'id="extend-form".*?name="idem" value="([^"]+)"', page, re.S)
+    assert found, page
+    sent = client.post(
+        f"/events/{event}/clock/do",
+        data={
+            "idem": found.group(1),
+            "action": "extend",
+            "table": "1",
+            "minutes": "1",
+            "reason": "ruling",
+        },
+        headers={**auth(head), "Sec-Fetch-Site": "same-origin"},
+        follow_redirects=False,
+    )
+    said = client.get(sent.headers["location"].split("#")[0], headers=auth(head)).text
+    assert "table 1: 1 more minute (ruling)" in said, said
+
+
+def test_a_disagreement_of_two_reports_gives_both_as_the_slip_in_the_queue(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """EV-11.5: Ann reports 2-1-0 and Ben, who says he won, reports 2-1-0 too, each their
+    own games first. The queue said "Ann reported 2-1-0, Ben disagrees: reports 2-1-0
+    (report 2)": two equal figures for a disagreement. It now gives both as the slip the
+    staff enter on the slips page (Ann's table order); a dispute in words reads as before."""
+    event = make_event(store)
+    base = f"/api/events/{event}/reports"
+    created(client, tokens["ann"], base, {"result": "2-1"})
+    created(client, tokens["ben"], base, {"result": "2-1"})
+    (item,) = client.get("/api/queue", headers=auth(tokens["head"])).json()["disagreements"]
+    assert item["line"] == (
+        "Hall Open round 1: Ann reported 2-1-0, Ben disagrees: reported 2-1-0 (each their "
+        "own games first: the slip reads 2-1-0 by Ann, 1-2-0 by Ben) (EV-11.5: enter the slip)"
+    )
+    page = client.get("/queue", headers=auth(tokens["head"])).text
+    assert "the slip reads 2-1-0 by Ann, 1-2-0 by Ben" in page
+    # Ben reports again (a slip he got wrong): his latest report is the one named
+    created(client, tokens["ben"], base, {"result": "2-0"})
+    (item,) = client.get("/api/queue", headers=auth(tokens["head"])).json()["disagreements"]
+    assert "Ben disagrees: reported 2-0-0 (each" in item["line"], item["line"]
+    assert "0-2-0 by Ben" in item["line"]
+
+
+def test_a_dispute_in_words_then_a_report_keeps_the_words(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """Ben disputes Ann's report saying why, then files his own: the queue keeps his
+    words and gives both slips."""
+    event = make_event(store)
+    base = f"/api/events/{event}/reports"
+    created(client, tokens["ann"], base, {"result": "2-0"})
+    created(client, tokens["ben"], f"{base}/1/dispute", {"reason": "game 3 was a draw"})
+    (item,) = client.get("/api/queue", headers=auth(tokens["head"])).json()["disagreements"]
+    assert "Ben disagrees: game 3 was a draw (EV-11.5" in item["line"], item["line"]
+    created(client, tokens["ben"], base, {"result": "0-1-1"})
+    (item,) = client.get("/api/queue", headers=auth(tokens["head"])).json()["disagreements"]
+    assert item["line"].endswith(
+        "Ben disagrees: game 3 was a draw; reported 0-1-1 (each their own games first: the "
+        "slip reads 2-0-0 by Ann, 1-0-1 by Ben) (EV-11.5: enter the slip)"
+    ), item["line"]
