@@ -8,13 +8,18 @@ reports 2-1-0") while they disagree (EV-11.5)."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
+from typing import Any
 
+import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
 from service.app import open_service
-from tests.web.conftest import Tokens, auth, table_token
+from tests.web import test_pages
+from tests.web.conftest import ROOT, ThreadServer, Tokens, auth, deck_event, table_token
 from tests.web.test_calls_api import created, make_event
+from tests.web.test_pages import CHROMIUM, signed_in
 
 MARKS = ("start", "pause", "resume", "end")
 
@@ -131,3 +136,79 @@ def test_a_dispute_in_words_then_a_report_keeps_the_words(
         "Ben disagrees: game 3 was a draw; reported 0-1-1 (each their own games first: the "
         "slip reads 2-0-0 by Ann, 1-0-1 by Ben) (EV-11.5: enter the slip)"
     ), item["line"]
+
+
+def test_a_player_without_a_decklist_is_told_whom_to_hand_it_to(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """EV-2.8: Ben's page said "No decklist yet" and its deadline, and nothing of where a
+    list goes: a player has no form for it (the head referee attaches it on the desk), so
+    the page says so."""
+    event = deck_event(client, tokens["head"], deck_deadline=1, store=store)
+    ben = client.get(f"/events/{event}/players/Ben", headers=auth(tokens["ben"])).text
+    note = re.search(r'id="my-decklist">([^<]*)<', ben)
+    assert note, ben
+    assert note.group(1) == (
+        "No decklist yet (deadline: before round 1 is paired, EV-2.8): hand it to the head "
+        "referee, who attaches it."
+    )
+
+
+def test_the_queue_names_an_event_games_players_without_the_games_seats(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """In a Gammasphere event the queue read "game-loss for Ann (p2)" and "last: Ben (p1)
+    registered an open list": the game's seats, while the event's own ids are p1 (Ann) and
+    p2 (Ben), which the desk's forms take for a player. A game of an event names its
+    players alone, as the event's pages do; a game outside events keeps "Ann (p2)"."""
+    from referee.kit.decks import parse_decklist
+
+    deck = parse_decklist((ROOT / "fixtures/gammasphere/decks/ann.txt").read_text(), "list")
+    with open_service(store) as svc:
+        event = svc.event_new("Cup", "gammasphere", rounds=1, seed=5).event_id
+        svc.event_register(event, ["Ann"], deck=deck)
+        svc.event_register(event, ["Ben"], deck=deck)
+        svc.event_pair(event)
+        (table,) = svc.event_pairings(event)
+        svc.event_penalize(event, "Ann", "tardiness", reason="late")
+    queue = client.get("/api/queue", headers=auth(tokens["head"])).json()
+    (penalty,) = queue["penalties"]
+    assert penalty["line"].startswith("game-loss for Ann: tardiness"), penalty["line"]
+    lasts = [i["last"] for i in queue["needs"] + queue["info"] if i.get("last")]
+    assert lasts, queue
+    for line in [penalty["last"], *lasts]:
+        assert not re.search(r"\((p1|p2)\)", line), line
+    assert table.players == ["Ann", "Ben"]
+
+
+browser = test_pages.browser
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no browser: {CHROMIUM}")
+def test_a_toolkit_forms_answer_shows_where_it_was_sent_on_a_phone(
+    browser: Any, store: str, tokens: Tokens, request: pytest.FixtureRequest
+) -> None:
+    """The head at a table on a phone (375 x 740) gives extra time from the game page's
+    toolkit, below the board: the answer went only to the entry box's line at the top, out
+    of sight, and the form came back empty as if nothing had happened. It is also said
+    under the form sent, where the head is looking."""
+    server: ThreadServer = request.getfixturevalue("live_server")
+    event = make_event(store)
+    with open_service(store) as svc:
+        svc.event_clock(event, "start")
+        game = svc.event_pairings(event)[0].games[0]
+    phone = signed_in(browser, server.base, tokens["head"], viewport={"width": 375, "height": 740})
+    phone.goto(f"{server.base}/games/{game}")
+    phone.click("#tool-extend summary")
+    phone.fill("#extend-minutes", "5")
+    phone.fill("#extend-reason", "judge call")
+    phone.click("#extend-submit")
+    said = phone.locator("#tool-extend .tool-said")
+    said.wait_for(timeout=3000)
+    assert said.inner_text() == "table 1: 5 more minutes (judge call); 5 in all this round"
+    box = said.bounding_box()
+    assert box is not None
+    assert box["y"] >= 0, box  # in sight, without scrolling to it
+    assert box["y"] + box["height"] <= 740, box
+    assert not phone.errors
+    phone.context.close()
