@@ -420,10 +420,14 @@ def _in_words(event_id: str, state: Tournament, report: ReportState) -> bool:
 
 def call_line(call: CallState | GameCall, by: str) -> str:
     """A call's line in the queue: who called, why, and who holds it."""
+    # who escalated it and why: what the head reads before walking to the table (EV-10.5)
+    raised = (f" by {call.escalated_by}" if call.escalated_by else "") + (
+        f" ({call.escalation})" if call.escalation else ""
+    )
     held = {
         "open": "nobody has claimed it yet",
         "claimed": f"claimed by {call.holder}",
-        "escalated": "escalated to the head referee"
+        "escalated": f"escalated to the head referee{raised}"
         + (f", held by {call.holder}" if call.holder else ""),
     }[call.status]
     why = f": {call.reason}" if call.reason else ""

@@ -645,18 +645,27 @@ def _triaged(view: RoomView, extra: list[QueueItem]) -> RoomView:
 def _one_item_a_table(items: list[QueueItem], *, over_time: bool = True) -> list[QueueItem]:
     """``items`` with a table's "no result yet" folded into its result disagreement, else
     into its "over time" item (Q-7): the more urgent one stays and says both (``over_time``
-    off for a scorekeeper, whose queue has no "over time": a disagreement only)."""
+    off for a scorekeeper, whose queue has no "over time": a disagreement only). An event
+    table's game idle (Q-1) is that table's "no result yet" item too, which says so: at a
+    slip-only event nothing is recorded in its games, and every table was listed twice."""
     argued: dict[tuple[str | None, int | None, str], QueueItem] = {
         (i.tournament, i.round, i.table): i
         for i in items
         if i.kind == "disagreement" and i.tournament
     }
     over = {i.game_id: i for i in items if over_time and i.kind == "overtime" and i.game_id}
+    waiting = {i.game_id for i in items if i.kind == "unreported" and i.game_id}
+    idle = {i.game_id: i for i in items if i.kind == "idle" and i.game_id in waiting}
     kept: list[QueueItem] = []
     for found in items:
+        if found.kind == "idle" and found.game_id in idle:
+            continue  # said by the table's own item
         if found.kind != "unreported":
             kept.append(found)
             continue
+        quiet = idle.get(found.game_id)
+        if quiet is not None and quiet.line not in found.line:
+            found.line += f" · {quiet.line}"
         disputed = argued.get((found.tournament, found.round, found.table))
         timed = over.get(found.game_id)
         if disputed is not None:

@@ -181,6 +181,91 @@ def test_the_queue_names_an_event_games_players_without_the_games_seats(
     assert table.players == ["Ann", "Ben"]
 
 
+def test_an_idle_event_table_without_a_result_is_one_item(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """Q-7, Q-1: ten minutes into a round of a slip-only event nothing is recorded in its
+    games, and the head's phone listed each table twice under "For information": "no result
+    yet" and "idle". It is one item, which says both (a game outside events is still listed
+    idle: test_queue.py)."""
+    from datetime import UTC, datetime, timedelta
+
+    event = make_event(store)
+    with open_service(store) as svc:
+        later = datetime.now(UTC) + timedelta(minutes=15)
+        view = svc.queue(now=later)
+        game = svc.event_pairings(event)[0].games[0]
+    assert [i.game_id for i in view.idle] == [game]  # the fold's own list keeps it
+    (item,) = [i for i in view.info if i.table == "1"]
+    assert item.kind == "unreported"
+    assert item.line.endswith("has no result yet (Q-4) · nothing recorded for 10+ minutes (Q-1)"), (
+        item.line
+    )
+    assert view.info == [item]
+
+
+def test_the_queue_offers_no_claim_of_a_call_its_reader_holds(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """EV-10.4: Tom claimed Dee's call on his phone and the card still had *claim*, which
+    answered "Not done: Tom already holds call 1". The holder's card has escalate and
+    resolve; the head may still take the call over."""
+    event = make_event(store)
+    tom = table_token(store, event, "1", name="Tom")
+    with open_service(store) as svc:
+        svc.event_call(event, 1, reason="a ruling", by="Ann")
+    assert 'class="claim"' in client.get("/queue", headers=auth(tom)).text
+    with open_service(store) as svc:
+        svc.event_call_claim(event, 1, by="Tom", head=False)
+    page = client.get("/queue", headers=auth(tom)).text
+    assert "held by <b>Tom</b>" in page
+    assert 'class="claim"' not in page
+    assert 'class="resolve"' in page
+    assert 'class="claim"' in client.get("/queue", headers=auth(tokens["head"])).text
+
+
+def test_an_escalated_call_says_why_and_is_the_heads_alone_on_the_queue(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """EV-10.4, EV-10.5: Tom escalates Ann's call "card text ruling needed". The head's
+    queue said "escalated to the head referee" and not why (the fold dropped the reason
+    the fact keeps); Tom's card still had *claim* and *resolve*, which only the head may
+    now. The head reads who escalated it and why; Tom's card says it is with the head."""
+    event = make_event(store)
+    tom = table_token(store, event, "1", name="Tom")
+    with open_service(store) as svc:
+        svc.event_call(event, 1, reason="a ruling", by="Ann")
+        svc.event_call_escalate(event, 1, by="Tom", reason="card text ruling needed")
+    (item,) = client.get("/api/queue", headers=auth(tokens["head"])).json()["calls"]
+    assert item["line"] == (
+        "Hall Open round 1: judge call 1 by Ann: a ruling (escalated to the head referee by "
+        "Tom (card text ruling needed))"
+    )
+    mine = client.get("/queue", headers=auth(tom)).text
+    assert "with the head referee" in mine
+    assert 'class="claim"' not in mine
+    assert 'class="resolve"' not in mine
+    head = client.get("/queue", headers=auth(tokens["head"])).text
+    assert 'class="claim"' in head
+    assert 'class="resolve"' in head
+    assert "card text ruling needed" in head
+
+
+def test_a_game_calls_escalation_keeps_its_reason(store: str) -> None:
+    """REF-11.2: a call at a game outside events, escalated with a reason, says it too."""
+    from service.access import Principal
+
+    rita = Principal(token_id="r", role="table", name="Rita", tables=("5",))
+    with open_service(store) as svc:
+        game = svc.create_game("prizmik", {"red": "Ann", "blue": "Ben"}, meta={"table": "5"})
+        row = svc.game_call(game.game_id, by="Ann", reason="a ruling")
+        svc.call_step_as(rita, game.game_id, row.call, "escalate", "rules text")
+        (item,) = svc.queue().calls
+    assert item.line.endswith(
+        "by Ann: a ruling (escalated to the head referee by Rita (rules text))"
+    ), item.line
+
+
 browser = test_pages.browser
 
 
