@@ -96,11 +96,14 @@ def _print_sheet(sheet: PairingSheet, *, by_name: bool = False) -> None:
         return
     for line in sheet.lines:
         players = " v ".join(f"{seat.player} ({seat.points})" for seat in line.seats)
-        if line.bye:
-            typer.echo(f"  bye  {players}")
-        else:
-            result = f"   {line.result}" if line.result else ""
-            typer.echo(f"{line.table:>5}  {players}{result}")
+        result = f"   {line.result}" if line.result else ""
+        typer.echo(_table_line(line.bye, line.table, players, result))
+
+
+def _table_line(bye: bool, table: int | None, players: str, tail: str) -> str:
+    """A table of a round as the sheet and 'event pair' print it: its number (or 'bye'),
+    then the players; ``tail`` (the result, the games) after a table's."""
+    return f"  bye  {players}" if bye else f"{table:>5}  {players}{tail}"
 
 
 event_app.command("verify")(verify_posting)
@@ -294,11 +297,9 @@ def _read_manual(path: Path | None) -> dict[str, Any] | None:
 
 def _print_pairings(rows: list[PairingRow]) -> None:
     for row in rows:
-        if row.bye:
-            typer.echo(f"  bye  {row.players[0]}")
-        else:
-            games = f"   [{', '.join(row.games)}]" if row.games else ""
-            typer.echo(f"{row.table:>5}  {' v '.join(row.players)}{games}")
+        players = row.players[0] if row.bye else " v ".join(row.players)
+        games = f"   [{', '.join(row.games)}]" if row.games else ""
+        typer.echo(_table_line(row.bye, row.table, players, games))
 
 
 @event_app.command("pair")
@@ -321,19 +322,19 @@ def pair(
     """
     with handled(), long_lived():
         svc = settings.events()
-        rows = svc.event_pair(
-            event, manual=_read_manual(manual), reason=reason, by=settings.referee
-        )
+        by_hand = _read_manual(manual)
+        before = svc.event_info(event).version if by_hand is not None else 0
+        rows = svc.event_pair(event, manual=by_hand, reason=reason, by=settings.referee)
         missing = svc.event_missing_decks(event)
         if as_json:
             emit_json(rows)
         else:
             _print_pairings(rows)
-        if missing:  # one write: at 10,000 players, one each cost a tenth of the command
-            typer.echo(
-                "\n".join(f"warning: {name} has no decklist (EV-2.8)" for name in missing),
-                err=True,
-            )
+        warned = [f"warning: {name} has no decklist (EV-2.8)" for name in missing]
+        if by_hand is not None:  # rematches and second byes, as the audit records them
+            warned += [f"warning: {w}" for w in svc.event_pairing_warnings(event, before)]
+        if warned:  # one write: at 10,000 players, one each cost a tenth of the command
+            typer.echo("\n".join(warned), err=True)
 
 
 @event_app.command("repair")
@@ -352,9 +353,14 @@ def repair(
       referee event repair $ev --reason 'Hal is back'
     """
     with handled():
-        done = settings.events().event_repair_moves(
+        svc = settings.events()
+        before = svc.event_info(event).version
+        done = svc.event_repair_moves(
             event, _read_manual(manual), reason=reason, by=settings.referee
         )
+        warned = [f"warning: {w}" for w in svc.event_pairing_warnings(event, before)]
+        if warned:  # rematches and second byes of a re-pairing, as the audit records them
+            typer.echo("\n".join(warned), err=True)
         if as_json:
             emit_json(done)
             return
@@ -399,7 +405,10 @@ def result(
 @event_app.command("correct")
 def correct(
     event: EventArg,
-    slip: Annotated[str, typer.Argument(help="TABLE=W-L-D, the corrected result.")],
+    slip: Annotated[
+        str,
+        typer.Argument(help="TABLE=W-L-D, the corrected result; a pod's TABLE=1:Ann,2:Ben,3:Cal."),
+    ],
     reason: Annotated[str, typer.Option("--reason", help="Why (EV-8.1).")],
     round_number: Annotated[
         int | None,
@@ -409,14 +418,17 @@ def correct(
     """Correct a reported result, with its reason and who (the --referee name).
 
     \b
-    Example:
+    Examples:
       referee event correct $ev 3=0-2-0 --reason 'slip swapped'
+      referee event correct $ev 2=1:Cal,2:Ann,3:Ben --round 4 --reason 'places misread'
     """
+    from service.wording import correction_consequence
+
     with handled():
-        number = settings.events().event_correct(
-            event, round_number, slip, reason=reason, by=settings.referee
-        )
-        typer.echo(f"round {number} {slip} corrected")
+        events = settings.events()
+        number = events.event_correct(event, round_number, slip, reason=reason, by=settings.referee)
+        said = correction_consequence(events.event_info(event), number)  # EV-8.3, as the desk
+        typer.echo(f"round {number} {slip} corrected{said}")
 
 
 @event_app.command("penalty")
@@ -803,12 +815,22 @@ def show(event: EventArg, as_json: JsonOpt = False) -> None:
       referee event show $ev
     """
     with handled():
-        emit(settings.events().event_info(event), as_json, lambda info: _print_info(info, event))
+        info = settings.events().event_info(event)
+        if as_json:  # with the store that writes it, as the text's last line says
+            import msgspec
+
+            from service.api import event_host
+
+            host = event_host(settings.service(), info.event_id)
+            emit_json({**msgspec.to_builtins(info), "host": host})
+            return
+        _print_info(info, event)
 
 
 def _print_info(info: EventInfo, event: str) -> None:
     """What the event is and where it stands (``event``: its id as given)."""
-    typer.echo(f"{info.name} ({info.event_id}): {info.game} {info.format}, {info.match}")
+    pods = " pods" if info.pods else ""  # tables of 3-4 (EV-7.1), as the pages say
+    typer.echo(f"{info.name} ({info.event_id}): {info.game} {info.format}{pods}, {info.match}")
     typer.echo(f"players: {info.players} ({info.active} active)")
     svc = settings.events()
     typer.echo(f"stage: {svc.event_stage(event)}")

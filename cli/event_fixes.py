@@ -96,8 +96,9 @@ def _print_rounds_and_cut(info: EventInfo) -> None:
 def deck(
     event: EventArg, name: EntrantArg, deck_file: DeckOpt = None, sealed: SealedOpt = None
 ) -> None:
-    """Attach or replace a player's event decklist until their first round is paired
-    (EV-2.8, MTR 2.7); then it is locked. The list is checked as at registration.
+    """Attach or replace a player's event decklist until the event's deadline round is
+    paired (round 1, or 'event new --deck-deadline N'; a late entry's first round: EV-2.8,
+    MTR 2.7); then it is locked. The list is checked as at registration.
 
     \b
     Example:

@@ -44,6 +44,12 @@ def echo_synced(sent: list[Synced]) -> None:
 
 
 def synced_line(done: Synced) -> str:
+    if done.outcome == "held":
+        return (
+            f"{done.entries} pending entries of {done.game} not sent: {done.reason}; they stay "
+            "in this laptop's outbox ('referee sync' with a token that may write the game "
+            "sends them)"
+        )
     if done.outcome == "merged":
         where = ", ".join(map(str, done.events)) or "-"
         return f"sent {done.entries} pending entries of {done.game}: stored as events {where}"
@@ -91,7 +97,8 @@ def pending_lines(box: Outbox, game: str, pending: list[Pending]) -> list[str]:
         "  referee --server http://hall:8000 act GAME 'e1>e2'   # recorded offline (pending)\n"
         "  referee --server http://hall:8000 sync               # once the server answers\n\n"
         "Exit codes: 0 sent (or nothing pending), 2 the server still cannot be reached "
-        "(the outbox is kept)."
+        "(the outbox is kept), or refused a game's batch (held in the outbox; the others "
+        "are sent)."
     ),
 )
 def sync(as_json: JsonOpt = False) -> None:
@@ -103,11 +110,12 @@ def sync(as_json: JsonOpt = False) -> None:
         sent = box.flush()
         if as_json:
             emit_json({"sent": sent, "pending": len(box.pending())})
-            return
-        if not waiting:
+        elif not waiting:
             typer.echo("nothing pending")
-        for done in sent:
+        for done in sent if not as_json else []:
             typer.echo(synced_line(done))
+        if any(done.outcome == "held" for done in sent):
+            raise typer.Exit(2)
 
 
 @branch_app.command("list")
@@ -129,10 +137,13 @@ def _branch_text(b: Branch) -> str:
     state = f"kept the {b.kept}'s" if b.kept else "waiting for the head referee"
     if b.rejected:  # REF-9.6: nothing to choose
         state = "reviewed" if b.kept else "rejected entries to review (keep the server's)"
+    now = ""
+    if b.kept is None and not b.rejected:
+        now = f"\n  keeping the table's retracts now: {'; '.join(b.retracts) or 'nothing'}"
     return (
         f"event {b.event}: after event {b.base_version}, {state} ({b.reason})\n"
         f"  the table ({b.device}): {', '.join(b.theirs)}\n"
-        f"  the server: {'; '.join(b.ours) or 'nothing since'}"
+        f"  the server: {'; '.join(b.ours) or 'nothing since'}{now}"
     )
 
 

@@ -358,7 +358,7 @@ def act(
                 game, action, actor=by, by=settings.referee, dry_run=dry_run
             )
         if as_json:
-            emit_json(result)
+            emit_json(box.offline_answer(result, result.game_id) if box and offline else result)
         else:
             out, err = entry_lines(result)
             if offline:

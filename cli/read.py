@@ -120,7 +120,7 @@ def show(
         else:
             pos = settings.service(one_shot=True).position(game, at=at, viewer=as_)
         if as_json:
-            emit_json(pos)
+            emit_json(box.offline_answer(pos, pos.game_id) if box and offline else pos)
             return
         typer.echo(header_line(pos))
         last = f"; last: {pos.last_action}" if pos.last_action else ""
@@ -205,7 +205,9 @@ def legal(
         else:
             legal_now = settings.service().legal(game, seat=seat)
         if as_json:
-            emit_json(legal_now)
+            emit_json(
+                box.offline_answer(legal_now, legal_now.game_id) if box and offline else legal_now
+            )
             return
         if legal_now.awaited is not None:
             typer.echo(legal_now.awaited.message)

@@ -29,7 +29,10 @@ from cli.face import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from service.app import RefereeService
+    from service.results import GameReport
 
 app = typer.Typer()
 
@@ -379,6 +382,15 @@ def verified_streams(games: int, tournaments: int) -> str:
     return text
 
 
+def _print_problems(reports: Iterable[GameReport]) -> None:
+    """Each damaged stream: how many problems, then each on its own line."""
+    for r in reports:
+        problems = len(r.findings)
+        typer.echo(f"{r.game_id}: {problems} problem{'s' if problems != 1 else ''}")
+        for finding in r.findings:
+            typer.echo(f"  {finding}")
+
+
 def _what_plain_verify_cannot_see(recorded: int, broken: bool) -> str:
     """The limit of a keyless verify, said plainly so "all intact" is not over-read."""
     if recorded == 0:
@@ -452,11 +464,7 @@ def verify(
                 typer.echo(
                     ("checkpoint holds: " if held.ok else "checkpoint broken: ") + held.detail
                 )
-                for r in damaged:
-                    problems = len(r.findings)
-                    typer.echo(f"{r.game_id}: {problems} problem{'s' if problems != 1 else ''}")
-                    for finding in r.findings:
-                        typer.echo(f"  {finding}")
+                _print_problems(damaged)
                 typer.echo(
                     f"chains: {verified_streams(chains.games, chains.tournaments)} "
                     f"({chains.events} stored entries): "
@@ -515,11 +523,7 @@ def verify(
                 }
             )
         else:
-            for r in bad:
-                problems = len(r.findings)
-                typer.echo(f"{r.game_id}: {problems} problem{'s' if problems != 1 else ''}")
-                for finding in r.findings:
-                    typer.echo(f"  {finding}")
+            _print_problems(bad)
             for c in broken:
                 typer.echo(f"recorded checkpoint broken: {c.detail}")
             typer.echo(

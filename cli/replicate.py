@@ -103,6 +103,12 @@ def _print(report: Replication, as_json: bool) -> None:
     if as_json:
         emit_json(report)
         return
+    if not report.reached:
+        typer.echo(
+            f"stopped before reaching both stores: nothing copied from {report.source} into "
+            f"{report.target} this run ('store status' on the replica says how far it is)"
+        )
+        return
     typer.echo(
         f"{report.target} follows {report.source} up to position {report.position}: "
         f"{report.copied} events copied, {report.present} already there"
@@ -155,7 +161,7 @@ def status(as_json: JsonOpt = False) -> None:
         if as_json:
             emit_json(info)
             return
-        typer.echo(f"store: {info.name}")
+        typer.echo(f"store: {info.name} (its log at position {info.position})")
         for source in info.sources:
             typer.echo(
                 f"copies {source.source}: up to position {source.position}, "

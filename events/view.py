@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -30,6 +30,9 @@ from events.schema import (
 from referee import games
 from referee.contract import GameRules, Setup
 from referee.procedure import Judgement, judge
+
+if TYPE_CHECKING:
+    from referee.game.view import KeyIndex
 
 __all__ = ["ActionCache", "Dispute", "GameView", "ReplayError", "action_cache"]
 
@@ -82,6 +85,7 @@ class GameView:
         "disputes",
         "ended",
         "events",
+        "keys",
         "penalties",
         "pending",
         "rules",
@@ -111,6 +115,7 @@ class GameView:
         self.penalties: list[PenaltyIssued] = []
         self.time_limit: int | None = None  # set by a TimeLimitSet (else the created label)
         self._decode = action_cache(created.game)
+        self.keys: KeyIndex | None = None  # its events' idempotency keys, once looked for
 
     @classmethod
     def from_events(cls, events: Iterable[GameEvent]) -> GameView:
@@ -146,6 +151,7 @@ class GameView:
         clone.standing, clone.withdrawn = list(self.standing), list(self.withdrawn)
         clone.penalties, clone.pending = list(self.penalties), dict(self.pending)
         clone.time_limit = self.time_limit
+        clone.keys = self.keys.copy() if self.keys is not None else None
         clone.disputes = {
             n: Dispute(number=d.number, event=d.event, opened=d.opened, steps=list(d.steps))
             for n, d in self.disputes.items()

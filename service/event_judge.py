@@ -88,11 +88,12 @@ def _commands(state: Tournament, fact: f.Fact) -> d.Command | None:
             return d.LinkGame(round=number, table=table, game=game)
         case f.GameResultRecorded(game=game, placings=placings):
             return d.RecordGameResult(game=game, placings=dict(placings))
-        case f.MatchReported(round=number, table=table, by=by):
-            return d.ReportResult(round=number, table=table, slip=_slip(fact), by=by)
+        case f.MatchReported(round=number, table=table, by=by):  # judged as it was stored
+            slip = _slip(fact)
+            return d.ReportResult(round=number, table=table, slip=slip, by=by, replayed=True)
         case f.ResultCorrected(round=number, table=table, reason=reason, by=by):
             return d.CorrectResult(
-                round=number, table=table, slip=_slip(fact), reason=reason, by=by
+                round=number, table=table, slip=_slip(fact), reason=reason, by=by, replayed=True
             )
         case f.PenaltyRecorded():  # the command's every field is the fact's, by name
             return msgspec.convert(fact, d.RecordPenalty, from_attributes=True)

@@ -15,7 +15,9 @@ with the version of the game they were judged on. ``merge_offline`` judges them 
   since the base, side by side, and the head referee's queue shows it (REF-9.5).
 
 A batch is sent with its first entry's key; a batch already stored (a retry after a
-lost answer) is answered from the event that stored it, never stored twice.
+lost answer) is answered from the event that stored it, never stored twice, and the
+entries the table recorded after it (sent with the retry) are judged as a batch of their
+own, never dropped with the replay.
 ``resolve_branch`` is the head referee's choice between the two branches.
 """
 
@@ -82,6 +84,9 @@ class SyncOutcome(msgspec.Struct, kw_only=True):
     results: list[EntryResult] = []
     reason: str = ""
     replayed: bool = False
+    events: list[int] = []
+    """Every event the batch's entries were stored as, in order (``merged``), those stored
+    when an earlier send's answer was lost included."""
 
 
 class Branch(msgspec.Struct, kw_only=True):
@@ -98,9 +103,13 @@ class Branch(msgspec.Struct, kw_only=True):
     kept: str | None = None
     rejected: bool = False
     """Every entry was rejected by the table's own copy (REF-9.6): nothing to choose."""
+    retracts: list[str] = []
+    """While no choice is made: the standing actions keeping the table's branch would
+    retract now (the server's since its base, and any recorded after the branch), each
+    as the log words it; ``ours`` is what the server held when the branch arrived."""
 
 
-def _entries(entries: Sequence[OfflineEntryIn]) -> tuple[OfflineEntry, ...]:
+def _entries(entries: Sequence[OfflineEntry]) -> tuple[OfflineEntry, ...]:
     return tuple(
         OfflineEntry(
             text=e.text,
@@ -114,29 +123,37 @@ def _entries(entries: Sequence[OfflineEntryIn]) -> tuple[OfflineEntry, ...]:
     )
 
 
-def _already(view: GameView, key: str) -> SyncOutcome | None:
-    """The outcome of a batch whose first key ``key`` is stored already (a retry)."""
+def _stored_batch(view: GameView, key: str) -> EntriesMerged | BranchRecorded | None:
+    """The latest batch stored in the game whose first entry's key is ``key`` (a retry)."""
     for event in reversed(view.events):
-        if isinstance(event, EntriesMerged | BranchRecorded) and event.entries:
-            if event.entries[0].key != key:
-                continue
-            if isinstance(event, EntriesMerged):
-                return SyncOutcome(
-                    game_id=view.game_id,
-                    outcome="merged",
-                    event=event.originator_version,
-                    version=view.version,
-                    replayed=True,
-                )
-            return SyncOutcome(
-                game_id=view.game_id,
-                outcome="conflict",
-                event=event.originator_version,
-                version=view.version,
-                reason=event.reason,
-                replayed=True,
-            )
+        if (
+            isinstance(event, EntriesMerged | BranchRecorded)
+            and event.entries
+            and event.entries[0].key == key
+        ):
+            return event
     return None
+
+
+def _replayed(view: GameView, event: EntriesMerged | BranchRecorded) -> SyncOutcome:
+    """The answer to a batch stored already, made again from the event that stored it."""
+    if isinstance(event, EntriesMerged):
+        return SyncOutcome(
+            game_id=view.game_id,
+            outcome="merged",
+            event=event.originator_version,
+            version=view.version,
+            events=list(event.events),
+            replayed=True,
+        )
+    return SyncOutcome(
+        game_id=view.game_id,
+        outcome="conflict",
+        event=event.originator_version,
+        version=view.version,
+        reason=event.reason,
+        replayed=True,
+    )
 
 
 def merge_offline(
@@ -161,11 +178,8 @@ def merge_offline(
             from service.access import authorize
 
             authorize(principal, "record", view)
-        done = _already(view, entries[0].key)
-        if done is not None:
-            return done
         try:
-            return _merge(svc, view, _Batch(device, base_version, entries, by))
+            return _merge_new(svc, view, _Batch(device, base_version, entries, by))
         except ConcurrentWriteError:
             if attempt == 2:
                 raise
@@ -179,8 +193,42 @@ class _Batch:
 
     device: str
     base_version: int
-    entries: Sequence[OfflineEntryIn]
+    entries: Sequence[OfflineEntry]
     by: str
+
+
+def _merge_new(svc: RefereeService, view: GameView, batch: _Batch) -> SyncOutcome:
+    """Merge what of ``batch`` the game does not hold yet.
+
+    A batch sent again after its answer was lost is found by its first key and answered
+    from the event that stored it. The table may have recorded more entries meanwhile (the
+    outbox sends them with the batch it still holds): those are not dropped with the
+    replay. After a merged batch they were judged on the game as it then stood, so they
+    are merged on that event as a batch of their own; after a branch they were judged on
+    the table's branch, so the branch is kept again with them, whole (REF-9.5)."""
+    entries = list(batch.entries)
+    base_version = batch.base_version
+    earlier: list[int] = []
+    while (found := _stored_batch(view, entries[0].key)) is not None:
+        stored = {e.key for e in found.entries}
+        rest = [e for e in entries if e.key not in stored]
+        if not rest:
+            done = _replayed(view, found)
+            done.events = [*earlier, *done.events]
+            return done
+        if isinstance(found, BranchRecorded):
+            reason = (
+                f"the table recorded {len(rest)} more entries on its branch of event "
+                f"{found.originator_version} (that answer was lost on the way back): this "
+                f"branch holds all of them; {found.reason}"
+            )
+            whole = _Batch(batch.device, found.base_version, [*found.entries, *rest], batch.by)
+            return _branch(svc, view, whole, reason, svc.clock())
+        earlier += found.events
+        entries, base_version = rest, found.originator_version
+    done = _merge(svc, view, _Batch(batch.device, base_version, entries, batch.by))
+    done.events = [*earlier, *done.events]
+    return done
 
 
 def _merge(svc: RefereeService, view: GameView, batch: _Batch) -> SyncOutcome:
@@ -260,6 +308,7 @@ def _stored(
         version=view.version,
         results=results or [],
         reason=reason,
+        events=[r.event for r in results or [] if r.event is not None],
     )
 
 
@@ -282,6 +331,18 @@ def branches(svc: RefereeService, ref: str) -> list[Branch]:
             )
         elif isinstance(event, BranchResolved) and event.branch in found:
             found[event.branch].kept = event.kept
+    plies: dict[int, int] = {}
+    for branch in found.values():
+        if branch.kept is None and not branch.rejected:
+            if branch.base_version not in plies:
+                plies[branch.base_version] = svc.store.load(
+                    view.game_id, upto=branch.base_version
+                ).ply
+            retracted = view.standing[plies[branch.base_version] :]
+            branch.retracts = [
+                f"{e.originator_version}: {line}"
+                for e, line in zip(retracted, summaries(retracted), strict=True)
+            ]
     return list(found.values())
 
 

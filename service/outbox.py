@@ -21,14 +21,14 @@ import contextlib
 import json
 import os
 import socket
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from referee.errors import quoted
-from service.remote import Remote, RemoteError, ServerUnreachableError
+from referee.errors import RefusedError, quoted
+from service.remote import Remote, RemoteError, ServerRefusedError, ServerUnreachableError
 from service.results import EntryResult, LegalActions, PositionView
 
 if TYPE_CHECKING:
@@ -62,6 +62,11 @@ class Synced(msgspec.Struct, kw_only=True):
     version: int
     reason: str = ""
     events: list[int] = []
+
+
+CLOCK_SLACK = 2.0
+"""Seconds a laptop's clock may differ from the server's before entries recorded offline
+are stamped on the server's clock instead (an HTTP ``Date`` is to the second)."""
 
 
 def offline_root(explicit: str | None = None) -> Path:
@@ -122,21 +127,67 @@ class Outbox:
     def _all(self) -> list[Pending]:
         if not self.file.exists():
             return []
-        return msgspec.json.decode(self.file.read_bytes(), type=list[Pending])
+        try:
+            return msgspec.json.decode(self.file.read_bytes(), type=list[Pending])
+        except msgspec.DecodeError as exc:  # edited by hand: never sent, never dropped
+            raise RefusedError(
+                f"this laptop's outbox {self.file} cannot be read ({exc}); nothing was sent "
+                "and nothing recorded: move the file aside and show it to the head referee"
+            ) from None
 
     def pending(self, game: str | None = None) -> list[Pending]:
-        """The entries of this server (of one game) still to send, in order."""
-        return [
-            p
-            for p in self._all()
-            if p.server == self.remote.url and (game is None or p.game == game)
-        ]
+        """The entries (of one game) still to send, in order: to whichever address the
+        hall's server answers at now. ``server`` says where an entry was meant for; a
+        server restarted on another address, or the store an event was handed over to,
+        is sent them all the same (a game's id is its own everywhere: a server that does
+        not write the game refuses the batch, which is then held and said)."""
+        return [p for p in self._all() if game is None or p.game == game]
 
     def _save(self, entries: list[Pending]) -> None:
         if entries:
             _write_atomically(self.file, msgspec.json.encode(entries))
         else:
             self.file.unlink(missing_ok=True)
+
+    # -- the server's clock ---------------------------------------------------------------
+    def _clock_file(self) -> Path:
+        return self.root / "clock.json"
+
+    def _kept_offset(self) -> float:
+        """Seconds the server's clock was ahead of this laptop's when it last answered
+        (0 when they agreed within ``CLOCK_SLACK``, or it never answered)."""
+        path = self._clock_file()
+        if not path.exists():
+            return 0.0
+        try:
+            kept = msgspec.json.decode(path.read_bytes(), type=dict[str, float])
+        except msgspec.DecodeError:
+            return 0.0
+        return kept.get(self.remote.url, 0.0)
+
+    def _note_clock(self) -> None:
+        """Keep how far this laptop's clock is from the server's, as its last answer
+        said, so that entries recorded offline carry the server's time (the head
+        referee reads one clock for the whole hall), not a drifted laptop's. Written only
+        when it changed: clocks that agree cost no file."""
+        offset = self.remote.clock_offset
+        if offset is None:
+            return
+        drift = offset if abs(offset) >= CLOCK_SLACK else 0.0
+        kept = self._kept_offset()
+        if abs(drift - kept) < 1.0:
+            return
+        path = self._clock_file()
+        table: dict[str, float] = {}
+        if path.exists():
+            with contextlib.suppress(msgspec.DecodeError):
+                table = msgspec.json.decode(path.read_bytes(), type=dict[str, float])
+        table[self.remote.url] = round(drift, 3)
+        _write_atomically(path, msgspec.json.encode(table))
+
+    def _server_now(self) -> datetime:
+        """Now on the server's clock, as far as its last answer told this laptop."""
+        return datetime.now(UTC) + timedelta(seconds=self._kept_offset())
 
     # -- copies of the games -------------------------------------------------------------
     def _record(self, game: str) -> Path:
@@ -229,17 +280,53 @@ class Outbox:
         """Send every pending entry of this server, game by game in the order they were
         recorded, each game's entries as one batch under its first entry's key. Raises
         ``ServerUnreachableError`` when the server still cannot be reached (the outbox is
-        kept as it is)."""
+        kept as it is). A batch the server refuses (a token that may no longer write that
+        game, a game it does not hold) is held in the outbox, ``held`` with the refusal,
+        and the other games' batches are sent: one game's refusal does not stop the
+        laptop recording the others."""
         done: list[Synced] = []
         device = ""
+        tried: set[str] = set()
         while True:
-            mine = self.pending()
+            mine = [p for p in self.pending() if p.game not in tried]
             if not mine:
                 return done
             device = device or _token_device(self.remote, self.device)
             game = mine[0].game
+            tried.add(game)
             batch = [p for p in mine if p.game == game]
-            answer = self.remote.sync(
+            try:
+                answer = self._send(game, device, batch)
+            except ServerUnreachableError:
+                raise
+            except RemoteError as refused:
+                held = Synced(game=game, entries=len(batch), outcome="held", event=0, version=0)
+                held.reason = str(refused)
+                done.append(held)
+                continue
+            self._note_clock()
+            keys = {p.key for p in batch}
+            self._save([p for p in self._all() if p.key not in keys])
+            self._store(game).unlink(missing_ok=True)
+            self._record(game).unlink(missing_ok=True)
+            self.keep(game, None)
+            done.append(
+                Synced(
+                    game=game,
+                    entries=len(batch),
+                    outcome=str(answer.get("outcome", "")),
+                    event=int(answer.get("event", 0)),
+                    version=int(answer.get("version", 0)),
+                    reason=str(answer.get("reason", "")),
+                    events=_stored_as(answer),
+                )
+            )
+
+    def _send(self, game: str, device: str, batch: list[Pending]) -> dict[str, Any]:
+        """One game's batch to the server; an answer lost on the way back is said as what
+        it means for the outbox (kept, and sent again safely), not as a new entry's."""
+        try:
+            return self.remote.sync(
                 game,
                 {
                     "device": device,
@@ -258,22 +345,41 @@ class Outbox:
                 },
                 key=batch[0].key,
             )
-            keys = {p.key for p in batch}
-            self._save([p for p in self._all() if p.key not in keys])
-            self._store(game).unlink(missing_ok=True)
-            self._record(game).unlink(missing_ok=True)
-            self.keep(game, None)
-            done.append(
-                Synced(
-                    game=game,
-                    entries=len(batch),
-                    outcome=str(answer.get("outcome", "")),
-                    event=int(answer.get("event", 0)),
-                    version=int(answer.get("version", 0)),
-                    reason=str(answer.get("reason", "")),
-                    events=[int(r["event"]) for r in answer.get("results", []) if r.get("event")],
-                )
+        except ServerUnreachableError as exc:
+            waiting = self.pending()
+            kept = (
+                f"pending entries kept in this laptop's outbox: {len(waiting)} "
+                f"({len({p.game for p in waiting})} games)"
             )
+            if exc.sent:
+                said = (
+                    str(exc).partition("; it may have been recorded")[0]
+                    + f": the {len(batch)} pending entries of {game} sent may have been "
+                    f"stored; {kept}; 'referee sync' sends them again (a batch sent again "
+                    "is never stored twice)"
+                )
+            else:
+                said = f"{exc}; {kept}; 'referee sync' sends them when it answers"
+            lost = ServerUnreachableError(said)
+            lost.sent = exc.sent
+            raise lost from None
+
+    def offline_answer(self, answer: Any, game: str) -> dict[str, Any]:
+        """An answer judged on this laptop's copy, as ``--json`` gives it: the answer's
+        own members, and ``offline`` (true) with the game's ``pending`` entries (not yet
+        judged by the server), so a script never takes a local event number for one the
+        server stored."""
+        waiting = [
+            {
+                "text": p.text,
+                "seat": p.seat,
+                "judged": p.judged,
+                "judged_on": p.judged_on,
+                "recorded_at": p.recorded_at,
+            }
+            for p in self.pending(game)
+        ]
+        return {**msgspec.to_builtins(answer), "offline": True, "pending": waiting}
 
     # -- the commands --------------------------------------------------------------------
     def record(
@@ -284,11 +390,17 @@ class Outbox:
         key = _token_hex(16)
         try:
             sent = self.flush()
+        except ServerUnreachableError as exc:  # the outbox's answer lost: this entry unsent
+            return self._record_here(ref, text, seat, dry_run, key, exc), [], True
+        if not dry_run:  # a dry run stores nothing: nothing to send ahead
+            _never_ahead(ref, sent)
+        try:
             result = self.remote.record(ref, text, seat=seat, dry_run=dry_run, key=key)
         except ServerUnreachableError as exc:
             if exc.sent:
                 raise  # it may have been stored: never judged twice
             return self._record_here(ref, text, seat, dry_run, key, exc), [], True
+        self._note_clock()
         if not dry_run:
             self.keep(result.game_id or ref, result.version)
         return result, sent, False
@@ -322,7 +434,7 @@ class Outbox:
                 base_version=earlier[0].base_version if earlier else before,
                 judged_on=before,
                 judged=judged,
-                recorded_at=datetime.now(UTC),
+                recorded_at=self._server_now(),
             )
             self._save([*self._all(), entry])
             return result
@@ -336,14 +448,13 @@ class Outbox:
         try:
             sent = self.flush()
             pos = self.remote.position(ref, at=at, viewer=viewer)
-        except ServerUnreachableError as exc:
-            if exc.sent:
-                raise
+        except ServerUnreachableError as exc:  # a read: shown from the copy, sent or not
             svc, game = self._local(ref, exc)
             try:
                 return svc.position(game, at=at, viewer=viewer), [], True
             finally:
                 svc.close()
+        self._note_clock()
         self.keep(pos.game_id or ref, pos.version)
         return pos, sent, False
 
@@ -354,17 +465,39 @@ class Outbox:
         try:
             sent = self.flush()
             found = self.remote.legal(ref, seat=seat)
-        except ServerUnreachableError as exc:
-            if exc.sent:
-                raise
+        except ServerUnreachableError as exc:  # a read: judged on the copy, sent or not
             svc, game = self._local(ref, exc)
             try:
                 return svc.legal(game, seat=seat), [], True
             finally:
                 svc.close()
+        self._note_clock()
         if self._kept_version(ref) is None:
             self.keep(ref, None)
         return found, sent, False
+
+
+def _never_ahead(ref: str, sent: list[Synced]) -> None:
+    """Refuse an entry of a game whose entries recorded offline are held (the server
+    refused their batch): sent live, it would be stored ahead of them."""
+    for held in sent:
+        if held.outcome == "held" and (held.game == ref or held.game.endswith(ref)):
+            raise ServerRefusedError(
+                f"{held.entries} entries of {held.game} recorded offline are held in this "
+                f"laptop's outbox ({held.reason}); this entry was not sent, so as not to be "
+                "stored ahead of them: send them with a token that may write the game "
+                "('referee sync'), or ask the head referee",
+                status=409,
+                kind="offline-held",
+            )
+
+
+def _stored_as(answer: dict[str, Any]) -> list[int]:
+    """The events a merged batch's entries were stored as: the server's ``events`` (which
+    count those stored when an earlier send's answer was lost), else its results'."""
+    found = {int(r["event"]) for r in answer.get("results", []) if r.get("event")}
+    found.update(int(n) for n in answer.get("events", []))
+    return sorted(found)
 
 
 def _import(svc: RefereeService, record: Path) -> None:

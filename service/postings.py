@@ -103,6 +103,12 @@ class Posting(msgspec.Struct, kw_only=True):
     body: list[dict[str, Any]]
     # round 1's pairings carry the event's seed, so anyone can redo the draw (EV-5.6)
     seed: int | msgspec.UnsetType = msgspec.UNSET
+    # the standings now, once the playoff has begun: every player's final place and how
+    # far each player of the playoff went (EV-6.7, EV-I.9), in final order (``final_rows``);
+    # the Swiss rows of ``body`` stay as they were (a posting made before carries none)
+    final: list[dict[str, Any]] | msgspec.UnsetType = msgspec.UNSET
+    # a playoff round's pairings: its stage ("semifinal", EV-6.6), as every face names it
+    stage: str | msgspec.UnsetType = msgspec.UNSET
 
 
 class PostingCheck(msgspec.Struct, frozen=True, kw_only=True):
@@ -273,6 +279,44 @@ def by_name(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def final_rows(
+    state: Tournament, kind: Kind, round_number: int | None
+) -> list[dict[str, Any]] | None:
+    """The final order a standings posting of the moment carries once the playoff has
+    begun (the cut made, or an elimination event paired): ``{"final_rank", "player",
+    "went"}`` for each player, as ``standings --json`` gives them after the cut (``went``
+    only for a player of the playoff, EV-6.7, EV-I.9); ``None`` for pairings, the standings
+    after a round (Swiss, EV-6.5) and before the playoff."""
+    from referee.tournament.model import PLAYOFF_KINDS
+    from referee.tournament.playoff import final_places
+
+    if kind != "standings" or round_number is not None or state.settings is None:
+        return None
+    if not any(r.kind in PLAYOFF_KINDS for r in state.rounds.values()):
+        return None  # before the playoff: no standings to sort again (10,000 rows)
+    out: list[dict[str, Any]] = []
+    for place in final_places(state, (s.player for s in state.standings())):
+        row: dict[str, Any] = {
+            "final_rank": place.place,
+            "player": state.players[place.player].name,
+        }
+        if place.went is not None:
+            row["went"] = place.went
+        out.append(row)
+    return out or None
+
+
+def _playoff_stage(state: Tournament, kind: Kind, round_number: int | None) -> str | None:
+    """The stage a playoff round's pairings posting names (``final``, EV-6.6); ``None`` for
+    a Swiss, pod or round-robin round and for standings."""
+    from referee.tournament.playoff import round_label
+
+    if kind != "pairings" or round_number is None or round_number not in state.rounds:
+        return None
+    label = round_label(state, round_number)
+    return None if label == f"round {round_number}" else label
+
+
 def _body(state: Tournament, kind: Kind, round_number: int | None) -> list[dict[str, Any]]:
     if kind == "pairings":
         return pairings_rows(state, round_number or state.current_round)
@@ -378,6 +422,12 @@ def make_posting(
     seed = state.settings.seed if state.settings is not None else msgspec.UNSET
     if kind == "pairings" and round_number == 1 and isinstance(seed, int):
         posting.seed = seed  # EV-5.6: the draw is posted with round 1
+    final = final_rows(state, kind, round_number)
+    if final is not None:
+        posting.final = final  # the champion first, not the Swiss leader (EV-6.7)
+    stage = _playoff_stage(state, kind, round_number)
+    if stage is not None:
+        posting.stage = stage
     if len(_made) >= 256:
         _made.clear()
     _made[(id(store), event_id, kind, round_number, checkpoint.text())] = posting
@@ -598,12 +648,16 @@ def _verify_posting(
         recomputed = _body(at_posting, posting.kind, posting.round)
         same = recomputed == posting.body
         printed_before = not same and _printed_before_ev_i3(posting.body, recomputed, at_posting)
+        final_differs = _final_differs(posting, at_posting)
         checks.append(
             PostingCheck(
                 name="figures",
-                ok=same or printed_before,
+                ok=(same or printed_before) and not final_differs,
                 detail=(
-                    "recomputed from those facts, the rows are exactly the posting's"
+                    "recomputed from those facts, the rows are the posting's, but its final "
+                    f"places are not: {final_differs}"
+                    if (same or printed_before) and final_differs
+                    else "recomputed from those facts, the rows are exactly the posting's"
                     if same
                     else "recomputed from those facts, the rows are the posting's as they "
                     "were printed before 29 November 2026: the floor as the figures of a "
@@ -622,12 +676,22 @@ def _verify_posting(
             checks.append(PostingCheck(name="draw", ok=drawn[0], detail=drawn[1]))
     ok = all(c.ok for c in checks)
     corrections = _changes_since(events, posting) if facts_ok else []
+    final_now: list[dict[str, Any]] | None = None
     if at_posting is not None and len(events) == posting.version:
         now = recomputed  # nothing recorded since
-    elif at_posting is not None:
-        now = _body(_fold(events[posting.version :], at_posting), posting.kind, posting.round)
+        final_now = final_rows(at_posting, posting.kind, posting.round)
     else:
-        now = _body(_fold(events), posting.kind, posting.round) if events else []
+        state_now = (
+            _fold(events[posting.version :], at_posting)
+            if at_posting is not None
+            else _fold(events)
+            if events
+            else None
+        )
+        now = _body(state_now, posting.kind, posting.round) if state_now is not None else []
+        if state_now is not None:
+            final_now = final_rows(state_now, posting.kind, posting.round)
+    final_same = isinstance(posting.final, msgspec.UnsetType) or posting.final == final_now
     result = PostingReport(
         event=event_id,
         kind=posting.kind,
@@ -637,7 +701,7 @@ def _verify_posting(
         ok=ok,
         checks=checks,
         corrections=corrections,
-        unchanged=now == posting.body or (printed_before and now == recomputed),
+        unchanged=(now == posting.body or (printed_before and now == recomputed)) and final_same,
     )
     if later:
         result.checks.append(
@@ -715,6 +779,10 @@ def _fields(
         and posting.round not in state.rounds
     ):
         wrong.append(f"round {posting.round} was not paired when it was computed")
+    if isinstance(posting.stage, str):  # a posting made before stages were posted has none
+        stage = _playoff_stage(state, posting.kind, posting.round)
+        if posting.stage != stage:
+            wrong.append(f"it names the round {posting.stage!r}; the facts call it {stage!r}")
     if wrong:
         return PostingCheck(name="fields", ok=False, detail="; ".join(wrong))
     return PostingCheck(
@@ -760,6 +828,20 @@ def _printed_before_ev_i3(
         if {**was, **{k: None for k in _FIGURES if was.get(k) == floor}} != now:
             return False
     return True
+
+
+def _final_differs(posting: Posting, state: Tournament) -> str:
+    """What of a posting's final places (``final``) the facts it was computed at do not
+    give, or ``""``: a posting made before final places were posted carries none, and
+    its rows alone are checked."""
+    if isinstance(posting.final, msgspec.UnsetType):
+        return ""
+    found = final_rows(state, posting.kind, posting.round)
+    if found is None:
+        return "the facts give no final places (no playoff had begun)"
+    if posting.final == found:
+        return ""
+    return _first_difference(posting.final, found)
 
 
 def _first_difference(posted: list[dict[str, Any]], recomputed: list[dict[str, Any]]) -> str:
@@ -846,6 +928,9 @@ class EventBoard(msgspec.Struct, kw_only=True):
     playoff: bool = False  # a bracket has been paired (the bracket page has something)
     pods: bool = False
     places: dict[str, list[str]] = {}  # a pod event: each player's places, round by round
+    placed: list[int] = []
+    """The shown round's tables whose slip gives places (``reported_in_places``: pods, a
+    pod event's table of two too); the others' slip is W-L-D (a pod event's playoff too)."""
 
 
 def _format_words(info: EventInfo) -> str:
@@ -933,6 +1018,22 @@ def _round_rows(
 
 
 _rounds_seen: dict[tuple[int, str, int], tuple[Any, Any, list[dict[str, Any]], Any]] = {}
+
+
+def _placed_tables(state: Tournament, number: int | None) -> list[int]:
+    """Round ``number``'s tables whose slip gives each player's place (EV-7.3), as the
+    decision reads them (``reported_in_places``): none outside a pod event but its tables
+    of three or more."""
+    from referee.tournament.decisions import reported_in_places
+
+    rnd = state.rounds.get(number) if number is not None else None
+    if rnd is None or state.settings is None:
+        return []
+    return [
+        p.table
+        for p in rnd.pairings
+        if p.table is not None and reported_in_places(state.settings, rnd.kind, len(p.players))
+    ]
 
 
 def table_results(
@@ -1120,8 +1221,10 @@ class PenaltyLine(msgspec.Struct, kw_only=True, frozen=True):
 def penalty_lines(state: Tournament) -> list[PenaltyLine]:
     """The event's penalties in order, each with where it took effect as the state
     records it (``applied_penalties``, ``penalty_games``): a game loss's game, a match
-    loss's table, or still waiting for the player's next game or match."""
+    loss's table (at a pod: the player placed last there, EV-I.11), or still waiting for
+    the player's next game or match."""
     listed = []
+    pods = state.settings is not None and state.settings.pods
     for number, given in enumerate(state.penalties, start=1):
         at = state.applied_penalties.get(number)
         where = f"round {at[0]} table {at[1]}" if at is not None else ""
@@ -1133,7 +1236,9 @@ def penalty_lines(state: Tournament) -> list[PenaltyLine]:
         elif given.penalty == "game-loss":
             effect = f"{where}: waits for the next game" if where else "waits for the next game"
         else:
-            effect = f"{where}: match lost" if where else "no match decided"
+            # at a pod the player is placed last and the others play on (EV-I.11)
+            lost = "placed last in the pod" if pods else "match lost"
+            effect = f"{where}: {lost}" if where else "no match decided"
             if given.penalty == "disqualification":
                 effect += "; dropped"
         listed.append(
@@ -1181,6 +1286,19 @@ class PlayerLine(msgspec.Struct, kw_only=True):
     decklist: DecklistNote | None = None
     """A deck event: whether the player's decklist was received, for their own eyes only
     (``EventFixes.event_decklist_note``), else ``None``."""
+    rank: int | None = None
+    """The player's rank in the standings (``standing``'s), or ``None`` before they have
+    played a round: their figures are of nothing (EV-I.3: the standings leave them blank),
+    and so is a rank ordered by the floors alone (registration order, the draw), which
+    would read as a place in the event. ``None`` too without a standings line."""
+
+
+def _ranked(standing: dict[str, Any] | None) -> int | None:
+    """``PlayerLine.rank``: the row's rank once the player has played (a figure shown)."""
+    if standing is None or standing.get("mw") is None:  # no round played (EV-I.3)
+        return None
+    rank: int = standing["rank"]
+    return rank
 
 
 def _line(
@@ -1206,6 +1324,7 @@ def _line(
         result=now.result if now else "",
         so_far=now.so_far if now else "",
         standing=standing,
+        rank=_ranked(standing),
         history=history,
         hall=player_hall(state, who, paired) if own else None,
         penalties=own_penalties(state, who) if own else None,
@@ -1598,6 +1717,7 @@ class Postings:
             playoff=any(is_playoff(r) for r in state.rounds.values()),
             pods=info.pods,
             places=svc.event_pod_places(event_id) if info.pods else {},
+            placed=_placed_tables(state, shown),
         )
         return board, state
 

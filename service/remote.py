@@ -123,6 +123,9 @@ class Remote:
         self.timeout = TIMEOUT if timeout is None else timeout
         self._parts = _parse_url(self.url)
         self._conn: HTTPConnection | None = None
+        self.clock_offset: float | None = None
+        """Seconds the server's clock is ahead of this machine's, read from the ``Date``
+        of its last answer (to the second; ``None`` until one answered)."""
 
     # -- the commands ------------------------------------------------------------------
     def record(
@@ -241,6 +244,7 @@ class Remote:
             conn.request(method, self._parts.path.rstrip("/") + path, body, headers)
             sent = True
             answer = conn.getresponse()
+            self._read_clock(answer.getheader("Date"))
             return answer.status, answer.read()
         except TimeoutError:
             raise _unreachable(self._lost(method, sent, "no answer in time"), sent) from None
@@ -253,6 +257,20 @@ class Remote:
             ) from None
         finally:
             self.close()
+
+    def _read_clock(self, date: str | None) -> None:
+        """The server's clock against this machine's (``clock_offset``), from an answer's
+        ``Date`` (loaded with ``http.client`` already: no import of its own)."""
+        if not date:
+            return
+        import email.utils
+        import time
+
+        try:
+            theirs = email.utils.parsedate_to_datetime(date).timestamp()
+        except (TypeError, ValueError, OverflowError):
+            return
+        self.clock_offset = theirs - time.time()
 
     def _lost(self, method: str, sent: bool, reason: str) -> str:
         """Why a request failed; after a write was sent, whether it was stored is unknown."""

@@ -58,6 +58,9 @@ class Replication(msgspec.Struct, kw_only=True):
     copied: int = 0
     present: int = 0
     handovers: int = 0
+    reached: bool = True
+    """Whether this run reached both stores: a follower stopped while the link was down
+    never read the replica's position (``position`` is then no figure of it)."""
 
     @property
     def caught_up(self) -> bool:
@@ -140,6 +143,9 @@ class StoreStatus(msgspec.Struct, kw_only=True):
     sources: list[SourceState]
     replica_of: dict[str, int]
     """Per store that writes them, how many streams this store holds as a replica."""
+    position: int = 0
+    """This store's own log position: what a replica copying it has to reach (its
+    ``sources`` line names the position it reached, in this store's numbering)."""
 
 
 def store_status(store: GameStore) -> StoreStatus:
@@ -152,6 +158,7 @@ def store_status(store: GameStore) -> StoreStatus:
         name=name,
         sources=[SourceState(source=s, position=p, copied=c, updated=u) for s, p, c, u in sources],
         replica_of=held,
+        position=store.last_position(),
     )
 
 
@@ -225,24 +232,30 @@ def follow(
         target=environment_label(target_text),
         position=0,
         source_last=0,
+        reached=False,
     )
     waiting = ""
     wait = interval
     try:
         while not stop.is_set():
+            reaching = ""  # the store being reached, for a one-line "waiting" that names it
             try:
                 for text, store in ((source_text, source), (target_text, target)):
                     if store is None:
+                        reaching = text
                         _answers(text)
                 if source is None:
+                    reaching = source_text
                     source = _open(source_text, create=False)
                 if target is None:
+                    reaching = target_text
                     target = _open(target_text, create=True)
+                reaching = ""
                 last = replicate(source, target, stop=stop)
             except (ReplicaDivergedError, RefusedError):
                 raise
             except Exception as exc:
-                text = f"waiting: {exc}"
+                text = f"waiting: {_unreached(exc, reaching)}"
                 if text != waiting:
                     say(text)
                     waiting = text
@@ -265,6 +278,18 @@ def follow(
             if store is not None:
                 _close_quietly(store)
     return last
+
+
+def _unreached(exc: Exception, reaching: str) -> str:
+    """Why a pass of ``follow`` failed, on one line, naming the store it could not reach
+    (``reaching``; "" once both were reached): a driver's error spans lines, and names
+    no store."""
+    reason = " ".join(str(exc).split()) or type(exc).__name__
+    reason = reason.split(" This probably means")[0]
+    reason = re.sub(r"^\[Errno \d+\] ", "", reason)
+    if reaching:
+        return f"cannot reach {environment_label(reaching)}: {reason}"
+    return f"the link failed while copying: {reason}"
 
 
 def _answers(text: str) -> None:

@@ -2029,6 +2029,20 @@ class Tournaments:
             )
         return lines
 
+    def event_pairing_warnings(self, event_id: str, since: int) -> list[str]:
+        """The warnings recorded with the pairings stored after version ``since`` (a pairing
+        by hand or a re-pairing: rematches EV-5.4, second byes EV-5.5), as the audit words
+        them: what the head judge is told at once when pairing by hand, not only later in
+        the audit. Reads only the facts after ``since``."""
+        from events.codec import decode
+
+        said: list[str] = []
+        for _, topic, state in self.store.rows(event_id.strip(), after=since):
+            fact = to_fact(decode(topic, state))
+            if isinstance(fact, f.RoundPaired | f.PairingChanged):
+                said += [f"{w.clause}: {w.reason}" for w in fact.warnings]
+        return said
+
     def event_audit(
         self, event_id: str, *, late: Callable[[Entrant], str] | None = None
     ) -> dict[str, Any]:
@@ -2201,7 +2215,9 @@ def split_slip(slip: str) -> tuple[int, str]:
     """``TABLE=RESULT`` as (table number, result text); refused (EV-3.1, EV-3.5) otherwise."""
     table, sep, text = slip.partition("=")
     if not sep or not text.strip():
-        raise EventRefusedError("EV-3.1", f"{slip!r}: a slip is TABLE=W-L-D (pods TABLE=Ann>Ben)")
+        raise EventRefusedError(
+            "EV-3.1", f"{slip!r}: a slip is TABLE=W-L-D (a pod: TABLE=1:Ann,2:Ben,3:Cal, EV-7.5)"
+        )
     digits = table.strip()
     if not (digits.isascii() and digits.isdigit() and len(digits) <= 6):
         # ASCII digits only (issue 31): int() would read "２" or "٢" as a table number

@@ -20,8 +20,16 @@ from service.results import EntryResult
 
 if TYPE_CHECKING:
     from events.records import event_line
+    from service.tournaments import EventInfo
 
-__all__ = ["event_line", "rejection_heading", "rejection_text", "safe_text", "violation_lines"]
+__all__ = [
+    "correction_consequence",
+    "event_line",
+    "rejection_heading",
+    "rejection_text",
+    "safe_text",
+    "violation_lines",
+]
 
 
 def rejection_heading(result: EntryResult) -> str:
@@ -35,6 +43,27 @@ def rejection_heading(result: EntryResult) -> str:
 def violation_lines(violations: Iterable[Violation]) -> list[str]:
     """Each broken rule as ``CLAUSE: why`` (the clause first, as every refusal names it)."""
     return [f"{v.clause}: {safe_text(v.reason)}" for v in violations]
+
+
+def correction_consequence(info: EventInfo, corrected: int) -> str:
+    """What a correction of round ``corrected`` leaves as it was when later rounds are
+    already paired (EV-8.3: the standings change, the pairings made stand), and, while the
+    latest Swiss round is still open, the way to pair it again from the corrected standings
+    (a re-pairing keeps its tables with a result, EV-5.12): the head judge's choice, said
+    where the correction is made (the desk, ``referee event correct``) rather than left to
+    be known. Empty when no later round is paired."""
+    latest = info.current_round
+    if latest <= corrected:
+        return ""
+    later = (
+        f"round {latest}, paired before it, keeps its pairings"
+        if latest == corrected + 1
+        else f"rounds {corrected + 1}-{latest}, paired before it, keep their pairings"
+    )
+    said = f"; the standings use it; {later} (EV-8.3)"
+    if info.open_round == latest and not info.cut_seeds and info.format == "swiss":
+        said += f"; to pair round {latest} again from the corrected standings, re-pair it (EV-5.12)"
+    return said
 
 
 def rejection_text(result: EntryResult) -> str:

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
+import msgspec
 import pytest
 
 from events.schema import BranchResolved
@@ -15,6 +17,7 @@ from service import RefereeService
 from service.errors import InvalidCommandError
 from service.offline import OfflineEntryIn, branches, merge_offline, resolve_branch
 from service.outbox import _token_device
+from service.remote import ServerRefusedError, ServerUnreachableError
 
 AT = datetime(2026, 11, 28, 9, 12, tzinfo=UTC)
 
@@ -99,3 +102,302 @@ def test_ref_9_4_a_laptop_with_a_token_sends_as_the_token_holder(
     assert _token_device(_Holder(None, "Tom"), "vm/referee") == "vm/referee"  # type: ignore[arg-type]
     monkeypatch.setenv("REFEREE_DEVICE", "laptop-7")
     assert _token_device(_Holder("t0k", "Tom"), "laptop-7") == "laptop-7"  # type: ignore[arg-type]
+
+
+def test_ref_9_4_entries_recorded_after_a_lost_answer_are_stored_once_not_dropped(
+    svc: RefereeService,
+) -> None:
+    """REF-9.4: a batch stored though its answer was lost is sent again by the outbox with
+    the entries the table recorded after it: the retry stores the stored ones nothing
+    twice, and the later ones once (before, the replay answered for all of them and the
+    outbox dropped the later ones unstored)."""
+    gid = svc.create_game("prizmik", {"red": "Ann", "blue": "Ben"}, meta={"table": "4"}).game_id
+    svc.record(gid, "e1>e2")
+    first = OfflineEntryIn(text="e8>e7", key="k1", recorded_at=AT, judged="e8>e7", judged_on=2)
+    later = OfflineEntryIn(text="e2>e3", key="k2", recorded_at=AT, judged="e2>e3", judged_on=3)
+    sent = merge_offline(svc, gid, device="hall-3/Tom", base_version=2, entries=[first])
+    assert (sent.outcome, sent.events) == ("merged", [3])
+    again = merge_offline(svc, gid, device="hall-3/Tom", base_version=2, entries=[first, later])
+    assert (again.outcome, again.events) == ("merged", [3, 5])
+    assert [e.notation for e in svc.load(gid).standing] == ["e1>e2", "e8>e7", "e2>e3"]
+    version = svc.load(gid).version
+    replay = merge_offline(svc, gid, device="hall-3/Tom", base_version=2, entries=[first, later])
+    assert (replay.replayed, replay.events) == (True, [3, 5])
+    assert svc.load(gid).version == version  # nothing stored twice
+    assert svc.queue().conflicts == []
+
+
+def test_ref_9_5_entries_recorded_after_a_lost_branch_answer_keep_the_branch_whole(
+    svc: RefereeService,
+) -> None:
+    """REF-9.5: after a branch whose answer was lost, the table's later entries continue
+    its branch: kept again whole (both entries, on the same base), so keeping the table's
+    side records its whole line; a retry of it stores nothing more."""
+    gid = moved_game(svc)
+    first = entry("e8>e7", "k1", "e8>e7")
+    later = OfflineEntryIn(text="e2>e3", key="k2", recorded_at=AT, judged="e2>e3", judged_on=3)
+    sent = merge_offline(svc, gid, device="hall-3/Tom", base_version=2, entries=[first], by="Tom")
+    again = merge_offline(
+        svc, gid, device="hall-3/Tom", base_version=2, entries=[first, later], by="Tom"
+    )
+    assert again.outcome == "conflict"
+    assert again.event == sent.event + 1
+    assert f"on its branch of event {sent.event}" in again.reason
+    whole = next(b for b in branches(svc, gid) if b.event == again.event)
+    assert (whole.base_version, whole.entries) == (2, ["e8>e7", "e2>e3"])
+    version = svc.load(gid).version
+    replay = merge_offline(
+        svc, gid, device="hall-3/Tom", base_version=2, entries=[first, later], by="Tom"
+    )
+    assert (replay.replayed, replay.event) == (True, again.event)
+    assert svc.load(gid).version == version
+    resolve_branch(svc, gid, again.event, "table", by="Hera")
+    assert [e.notation for e in svc.load(gid).standing] == ["e1>e2", "e8>e7", "e2>e3"]
+
+
+class _LostSync:
+    """A hall server whose answer to a sync is lost on the way back (the request went
+    out), and which takes no connection for anything else: a flapping link."""
+
+    url = "http://hall:8000"
+    token = None
+
+    def __init__(self) -> None:
+        self.lose = False
+
+    def _unreachable(self, sent: bool) -> ServerUnreachableError:
+        error = ServerUnreachableError(
+            f"the referee server at {self.url} did not answer: timed out; it may have been "
+            "recorded: look at the game before entering it again"
+            if sent
+            else f"cannot reach the referee server at {self.url}: Connection refused"
+        )
+        error.sent = sent
+        return error
+
+    def sync(self, game: str, batch: object, key: str) -> dict[str, object]:
+        raise self._unreachable(self.lose)
+
+    def record(self, *args: object, **kwargs: object) -> object:
+        raise self._unreachable(False)
+
+    position = legal = record
+
+
+def test_ref_9_4_a_lost_sync_answer_leaves_the_table_recording_offline(
+    svc: RefereeService, tmp_path: Path
+) -> None:
+    """REF-9.4: when the outbox's batch went out but its answer was lost, the next entry
+    (which never left the laptop) is still recorded offline after it, and a read shows
+    the copy; the sync itself says the entries stay in the outbox and may be sent again
+    (before, every act and show failed "it may have been recorded" for an entry never
+    sent)."""
+    from service.outbox import Outbox
+
+    gid = svc.create_game("prizmik", {"red": "Ann", "blue": "Ben"}).game_id
+    laptop = tmp_path / "laptop"
+    (laptop / "records").mkdir(parents=True)
+    (laptop / "records" / f"{gid}.jsonl").write_text("".join(svc.export([gid], "jsonl")))
+    remote = _LostSync()
+    box = Outbox(remote, laptop)  # type: ignore[arg-type]
+    assert box.record(gid, "e1>e2")[2]  # offline: the server cannot be reached
+    with pytest.raises(ServerUnreachableError) as down:
+        box.flush()  # 'referee sync': says what stays pending
+    assert "pending entries kept in this laptop's outbox: 1 (1 games)" in str(down.value)
+    remote.lose = True
+    with pytest.raises(ServerUnreachableError) as lost:
+        box.flush()
+    assert "kept in this laptop's outbox: 1 (1 games); 'referee sync' sends them again" in str(
+        lost.value
+    )
+    assert "look at the game" not in str(lost.value)
+    result, sent, offline = box.record(gid, "e8>e7")
+    assert (result.accepted, sent, offline) == (True, [], True)
+    assert [p.text for p in box.pending(gid)] == ["e1>e2", "e8>e7"]
+    assert box.position(gid)[0].standing_actions == 2
+
+
+class _Hall:
+    """A hall server backed by a store here, whose clock is ``offset`` seconds ahead of
+    this laptop's (as its answers' ``Date`` says), and which can stop answering."""
+
+    url = "http://hall:8000"
+    token = None
+
+    def __init__(self, svc: RefereeService, offset: float = 0.0) -> None:
+        self.svc, self.clock_offset, self.down = svc, offset, False
+        self.refuse: set[str] = set()
+
+    def sync(self, game: str, batch: dict[str, Any], key: str) -> dict[str, Any]:
+        if game in self.refuse:
+            raise ServerRefusedError(
+                "the referee server refused the token: Tia referees tables 1, not table 2",
+                status=403,
+                kind="forbidden",
+            )
+        entries = [msgspec.convert(e, OfflineEntryIn) for e in batch["entries"]]
+        sent = merge_offline(
+            self.svc,
+            game,
+            device=batch["device"],
+            base_version=batch["base_version"],
+            entries=entries,
+        )
+        answer: dict[str, Any] = msgspec.to_builtins(sent)
+        return answer
+
+    def record(self, game: str, text: str, **kwargs: object) -> object:
+        if self.down:
+            error = ServerUnreachableError("cannot reach the referee server: refused")
+            raise error
+        return self.svc.record(game, text)
+
+    def record_jsonl(self, game: str) -> bytes:
+        return "".join(self.svc.export([game], "jsonl")).encode()
+
+    def record_after(self, game: str, after: int) -> bytes:
+        from service.offline import record_lines
+
+        return "".join(record_lines(self.svc, game, after)[2]).encode()
+
+
+@pytest.mark.parametrize(("offset", "stamped"), [(7200.0, 7200.0), (0.6, 0.0), (-5400.0, -5400.0)])
+def test_ref_9_4_entries_recorded_offline_carry_the_servers_clock(
+    svc: RefereeService, tmp_path: Path, offset: float, stamped: float
+) -> None:
+    """REF-9.4: a laptop whose clock drifted stamps its offline entries on the server's
+    clock (as the server's last answer gave it), so the head referee reads one clock in
+    the log and the queue (before, a laptop two hours fast showed entries recorded two
+    hours after they were stored); clocks that agree to a second or two are left alone."""
+
+    from service.outbox import Outbox
+
+    gid = svc.create_game("prizmik", {"red": "Ann", "blue": "Ben"}).game_id
+    hall = _Hall(svc, offset)
+    box = Outbox(hall, tmp_path / "laptop")  # type: ignore[arg-type]
+    assert not box.record(gid, "e1>e2")[2]  # online: the server's clock is seen
+    hall.down = True
+    before = datetime.now(UTC)
+    assert box.record(gid, "e8>e7")[2]  # offline
+    (pending,) = box.pending(gid)
+    drift = (pending.recorded_at - before).total_seconds() - stamped
+    assert -1.0 <= drift <= 5.0, drift
+    assert (tmp_path / "laptop" / "clock.json").exists() == bool(stamped)
+
+
+def test_ref_9_4_json_answers_judged_offline_say_so(svc: RefereeService, tmp_path: Path) -> None:
+    """``--json`` on act, show and legal judged on the laptop's copy says ``offline`` and
+    lists the game's pending entries (before, the JSON was the server's answer's shape
+    alone: a script read "stored": true and a local event number as the server's)."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    gid = svc.create_game("prizmik", {"red": "Ann", "blue": "Ben"}).game_id
+    laptop = tmp_path / "laptop"
+    (laptop / "records").mkdir(parents=True)
+    (laptop / "records" / f"{gid}.jsonl").write_text("".join(svc.export([gid], "jsonl")))
+    env = {"REFEREE_OFFLINE_STORE": str(laptop), "REFEREE_TOKEN": ""}
+    down = ["--server", "http://127.0.0.1:1"]  # nothing listens: never sent
+    runner = CliRunner()
+    act = runner.invoke(app, [*down, "act", gid, "e1>e2", "--json"], env=env)
+    assert act.exit_code == 0, act.output
+    answer = json.loads(act.stdout)
+    assert (answer["offline"], answer["status"]) == (True, "recorded")
+    assert [p["text"] for p in answer["pending"]] == ["e1>e2"]
+    for read in (["show", gid, "--json"], ["legal", gid, "--json"]):
+        done = runner.invoke(app, [*down, *read], env=env)
+        assert done.exit_code == 0, done.output
+        said = json.loads(done.stdout)
+        assert said["offline"] is True
+        assert [p["judged"] for p in said["pending"]] == ["e1>e2"]
+
+
+def test_ref_9_5_a_branch_says_what_keeping_the_table_would_retract_now(
+    svc: RefereeService,
+) -> None:
+    """REF-9.5: the table went on on the server's line after its branch was kept as
+    evidence; keeping the table's branch later retracts those actions too. ``branches``
+    says so while the choice is open (before, it showed only what the server held when
+    the branch arrived, and the later action was retracted unannounced)."""
+    gid = moved_game(svc)
+    sent = merge_offline(
+        svc, gid, device="hall-3/Tom", base_version=2, entries=[entry("e8>f8", "k1", "e8>f8")]
+    )
+    svc.record(gid, "e2>e3", by="Tom")  # on the server's line, after the branch
+    (branch,) = branches(svc, gid)
+    assert branch.ours == ["3: 2. blue e8>e7"]
+    assert branch.retracts == ["3: 2. blue e8>e7", "5: 3. red e2>e3"]
+    resolve_branch(svc, gid, sent.event, "server", by="Hera")
+    assert branches(svc, gid)[0].retracts == []  # chosen: nothing more to say
+
+
+def test_ref_9_4_a_refused_batch_is_held_and_the_laptop_records_its_other_games(
+    svc: RefereeService, tmp_path: Path
+) -> None:
+    """REF-9.4: the server refuses one game's batch (the table referee's token moved to
+    another table meanwhile): it is held in the outbox, said, and the laptop goes on
+    recording its other games; an entry of the held game is not sent ahead of it (before,
+    every act and show of every game failed with that one refusal, for good)."""
+    from service.outbox import Outbox
+
+    moved = svc.create_game("prizmik", {"red": "Ann", "blue": "Ben"}).game_id
+    mine = svc.create_game("prizmik", {"red": "Cy", "blue": "Di"}).game_id
+    hall = _Hall(svc)
+    box = Outbox(hall, tmp_path / "laptop")  # type: ignore[arg-type]
+    for game in (moved, mine):
+        assert not box.record(game, "e1>e2")[2]
+    hall.down = True
+    assert box.record(moved, "e8>e7")[2]  # offline, pending
+    hall.down, hall.refuse = False, {moved}
+    result, sent, offline = box.record(mine, "e8>e7")
+    assert (result.accepted, offline) == (True, False)
+    assert [(s.game, s.outcome) for s in sent] == [(moved, "held")]
+    assert "Tia referees tables 1" in sent[0].reason
+    with pytest.raises(ServerRefusedError) as refused:
+        box.record(moved, "e2>e3")
+    assert "held in this laptop's outbox" in str(refused.value)
+    assert [p.text for p in box.pending()] == ["e8>e7"]
+    assert svc.load(moved).version == 2  # nothing of it stored
+    hall.refuse = set()  # a token that may write it (the head referee's) sends it
+    assert [s.outcome for s in box.flush()] == ["merged"]
+    assert [e.notation for e in svc.load(moved).standing] == ["e1>e2", "e8>e7"]
+
+
+def test_ref_9_4_entries_recorded_offline_reach_the_hall_at_its_new_address(
+    svc: RefereeService, tmp_path: Path
+) -> None:
+    """REF-9.4: the hall's server came back on another address (a new port after a
+    crash): the laptop's pending entries are sent there (before, they were kept for the
+    old address only: 'sync' said "nothing pending" and they were never sent)."""
+    from service.outbox import Outbox
+
+    gid = svc.create_game("prizmik", {"red": "Ann", "blue": "Ben"}).game_id
+    hall = _Hall(svc)
+    box = Outbox(hall, tmp_path / "laptop")  # type: ignore[arg-type]
+    assert not box.record(gid, "e1>e2")[2]
+    hall.down = True
+    assert box.record(gid, "e8>e7")[2]
+    moved = _Hall(svc)
+    moved.url = "http://hall:8001"
+    again = Outbox(moved, tmp_path / "laptop")  # type: ignore[arg-type]
+    assert [p.text for p in again.pending()] == ["e8>e7"]
+    assert [s.outcome for s in again.flush()] == ["merged"]
+    assert [e.notation for e in svc.load(gid).standing] == ["e1>e2", "e8>e7"]
+
+
+def test_an_outbox_that_cannot_be_read_is_one_line_naming_it(tmp_path: Path) -> None:
+    """A laptop's outbox edited by hand into something else: one line naming the file
+    (it said "Object missing required field `server` - at `$[0]`"), nothing sent."""
+    from referee.errors import RefusedError
+    from service.outbox import Outbox
+
+    laptop = tmp_path / "laptop"
+    laptop.mkdir()
+    (laptop / "outbox.json").write_text('[{"bad": 1}]')
+    box = Outbox(_LostSync(), laptop)  # type: ignore[arg-type]
+    with pytest.raises(RefusedError) as refused:
+        box.flush()
+    assert f"outbox {laptop / 'outbox.json'} cannot be read" in str(refused.value)

@@ -4,6 +4,7 @@ stored."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from tests.events.test_event_cli import as_json, call, ok, refused, store_rows
@@ -202,3 +203,87 @@ def test_ev_i_6_a_late_entry_is_not_explained_in_a_round_before_their_entry(
     refused(db, "EV-I.6", "event", "standings", event, "--round", "1", "--explain", "Ora")
     assert "Ora" not in ok(db, "event", "standings", event, "--round", "1")
     assert "Ora" in ok(db, "event", "standings", event, "--explain", "Ora")
+
+
+def test_ev_8_3_event_correct_says_the_later_round_keeps_its_pairings(tmp_path: Path) -> None:
+    """EV-8.3, EV-5.12 (docs/hall.md, the desk's *correct a result*): correcting round 1 once
+    round 2 is paired says on the command line, as the desk does, that the standings use it,
+    that round 2 keeps its pairings and how to pair round 2 again; a correction of the
+    latest round says nothing more."""
+    db = tmp_path / "s.db"
+    event = new_event(db, "--seed", "3", "--rounds", "3")
+    ok(db, "event", "pair", event)
+    ok(db, "event", "result", event, "1=2-0-0", "2=2-1-0")
+    ok(db, "event", "pair", event)
+    said = ok(db, "event", "correct", event, "1=0-2-0", "--round", "1", "--reason", "swapped")
+    assert said.strip() == (
+        "round 1 1=0-2-0 corrected; the standings use it; round 2, paired before it, keeps "
+        "its pairings (EV-8.3); to pair round 2 again from the corrected standings, re-pair "
+        "it (EV-5.12)"
+    ), said
+    ok(db, "event", "result", event, "1=2-0-0", "2=2-0-0")
+    said = ok(db, "event", "correct", event, "2=0-2-0", "--reason", "swapped")
+    assert said.strip() == "round 2 2=0-2-0 corrected", said
+
+
+def test_ev_5_4_pairing_by_hand_says_its_rematches_at_once(tmp_path: Path) -> None:
+    """EV-5.11, EV-5.12, EV-5.4: a pairing or re-pairing by hand that seats players who have
+    met is recorded with a warning for the audit; the command now says each warning too,
+    on standard error (standard output keeps the pairings, or the JSON), so the head judge
+    hears of a rematch when pairing, not later from the audit. The engine's pairing (no
+    warning) says none."""
+    db = tmp_path / "s.db"
+    event = new_event(db, "--seed", "3", "--rounds", "3")
+    ok(db, "event", "pair", event)
+    first = as_json(db, "event", "pairings", event)
+    ok(db, "event", "result", event, "1=2-0-0", "2=2-1-0")
+    again = tmp_path / "again.json"
+    again.write_text(json.dumps({"pairs": [row["players"] for row in first]}))
+    code, out, err = call(db, "event", "pair", event, "--manual", str(again), "--reason", "walk")
+    assert code == 0, err
+    a, b = first[0]["players"]
+    c, d = first[1]["players"]
+    assert err.splitlines() == [
+        f"warning: EV-5.4: table 1: {a} and {b} have met before",
+        f"warning: EV-5.4: table 2: {c} and {d} have met before",
+    ], err
+    crossed = tmp_path / "crossed.json"
+    crossed.write_text(json.dumps({"pairs": [[a, c], [b, d]]}))
+    code, out, err = call(
+        db, "event", "repair", event, "--manual", str(crossed), "--reason", "no rematch", "--json"
+    )
+    assert code == 0, err
+    assert err == "", err
+    assert json.loads(out)["moved"]
+    code, out, err = call(
+        db, "event", "repair", event, "--manual", str(again), "--reason", "back", "--json"
+    )
+    assert code == 0, err
+    assert err.count("warning: EV-5.4") == 2, err
+    json.loads(out)
+
+
+def test_ev_3_1_a_slip_without_its_result_teaches_the_pod_form_that_needs_no_quotes(
+    tmp_path: Path,
+) -> None:
+    """EV-3.1, EV-7.5: `event result EV 9` is refused in one line showing a slip; for a pod
+    it shows the place:name form (`1:Ann,2:Ben`), which a shell takes as it is, not the
+    older `Ann>Ben`, whose `>` a shell takes for a redirection (docs/tournaments.md)."""
+    db = tmp_path / "s.db"
+    event = new_event(db, "--rounds", "3")
+    ok(db, "event", "pair", event)
+    said = refused(db, "EV-3.1", "event", "result", event, "9")
+    assert "TABLE=1:Ann,2:Ben" in said, said
+    assert ">" not in said, said
+
+
+def test_ev_7_1_event_show_says_a_pod_event_is_played_in_pods(tmp_path: Path) -> None:
+    """EV-1.1, EV-7.1: `event show` names how the event runs; a pod event's first line said
+    `prismatic swiss, bo1` as a two-player Swiss would, where the pages say *Swiss pods*."""
+    db = tmp_path / "s.db"
+    pods = ok(db, "event", "new", "Pods", "--game", "prismatic", "--pods").splitlines()[-1]
+    assert (
+        ok(db, "event", "show", pods).splitlines()[0] == f"Pods ({pods}): prismatic swiss pods, bo3"
+    )
+    two = ok(db, "event", "new", "Two", "--game", "prismatic").splitlines()[-1]
+    assert ok(db, "event", "show", two).splitlines()[0] == f"Two ({two}): prismatic swiss, bo3"

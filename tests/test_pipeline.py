@@ -410,3 +410,52 @@ def test_a_key_sent_twice_in_one_group_commit_is_answered_once_that_commit_is_st
     finally:
         writer.close()
         cached.close()
+
+
+class _Counting(list[Any]):
+    """A game's events that count how many of them are read one by one."""
+
+    reads = 0
+
+    def __getitem__(self, index: Any) -> Any:
+        self.reads += 1
+        return super().__getitem__(index)
+
+
+def test_a_kept_game_looks_for_a_key_in_the_events_folded_since_its_last_look(
+    tmp_path: Path,
+) -> None:
+    """The server's kept view of a game (the group commit's, adopted by the cache) looks for
+    a write's key in the events folded since its last look, not in the whole log again: a
+    long game's keyed write costs what a short one's does. A key sent again is still found
+    (REF-1.1: answered as the first time, nothing stored), and found by a process that
+    never saw it (the log is the keys' one record)."""
+    from referee.game.write import key_stored
+
+    cached = CachedService(GameStore(tmp_path / "server.db"), clock=_clock)
+    writer = GroupWriter(cached)
+    try:
+        game = writer.create(CreateGame(game="nim", players=PLAYERS, options={"heap": 12}))
+        game_id = game.result(10).game_id
+        first = with_terms(writer.entry, idempotency_key="e0")(game_id, "t1").result(10)
+        for n in range(1, 21):  # an entry and its retraction, each under a fresh key
+            with_terms(writer.command, idempotency_key=f"r{n}")(
+                game_id, Retract(reason="x")
+            ).result(10)
+            with_terms(writer.entry, idempotency_key=f"e{n}")(game_id, "t1").result(10)
+        view = cached.load(game_id)  # a copy of the kept view
+        assert view.version == 42
+        view.events = _Counting(view.events)
+        assert key_stored(view, "absent", token="") is None
+        assert view.events.reads <= 2  # the last write's events, not the game's 42
+        assert with_terms(writer.entry, idempotency_key="e0")(game_id, "t1").result(10) == first
+        assert cached.load(game_id).version == 42
+    finally:
+        writer.close()
+        cached.close()
+    fresh = RefereeService(GameStore(tmp_path / "server.db"), clock=_clock)  # another process
+    try:
+        assert with_terms(fresh.record, idempotency_key="e0")(game_id, "t1") == first
+        assert fresh.load(game_id).version == 42
+    finally:
+        fresh.close()

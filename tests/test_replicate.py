@@ -175,6 +175,11 @@ def test_handing_an_event_over_is_one_recorded_command(hall: Hall, tmp_path: Pat
     copy(hall.db, cloud)
     code, out, _ = call(cloud, "event", "show", hall.event)
     assert "run from this store (cloud) since" in out
+    for db, here in ((cloud, True), (hall.db, False)):  # --json says it too
+        code, out, err = call(db, "event", "show", hall.event, "--json")
+        assert code == 0, err
+        host = json.loads(out)["host"]
+        assert (host["run_from"], host["here"]) == ("cloud", here)
     code, _, err = call(cloud, "event", "handover", hall.event, "--to", "cloud")
     assert code == 2
     assert "REF-9.2" in err
@@ -450,3 +455,43 @@ def test_a_follower_stopped_before_reaching_the_replica_names_both_stores(
     assert report.source == hall
     assert report.target == "postgresql://ref@127.0.0.1:1/cloud"
     assert report.copied == 0
+    assert not report.reached  # not "up to position 0": its position was never read
+
+
+def test_a_follower_waiting_says_in_one_line_which_store_it_cannot_reach(
+    tmp_path: Path,
+) -> None:
+    """A cut uplink: ``--follow`` waits, saying which store it cannot reach on one line
+    (it said "waiting: [Errno 111] Connection refused", and a dropped PostgreSQL
+    connection's driver text over three lines, naming no store)."""
+    hall = tmp_path / "hall.db"
+    assert call(hall, "new", "nim", "-p", "first=Ann", "-p", "second=Ben")[0] == 0
+    stop = threading.Event()
+    said: list[str] = []
+
+    def say(text: str) -> None:
+        said.append(text)
+        stop.set()
+
+    follow(str(hall), "postgresql://ref@127.0.0.1:1/cloud", stop=stop, say=say, interval=0.05)
+    assert said == ["waiting: cannot reach postgresql://ref@127.0.0.1:1/cloud: Connection refused"]
+
+
+def test_the_halls_status_says_the_position_its_replica_has_to_reach(
+    hall: Hall, tmp_path: Path
+) -> None:
+    """The head referee compares the hall's log position with how far the cloud replica
+    has copied it (before, the hall's status said only "no replica")."""
+    cloud = tmp_path / "cloud.db"
+    copy(hall.db, cloud)
+    hall.more()
+    code, out, err = call(hall.db, "store", "status", "--json")
+    assert code == 0, err
+    at_hall = json.loads(out)["position"]
+    code, out, err = call(cloud, "store", "status", "--json")
+    (copied,) = json.loads(out)["sources"]
+    assert copied["position"] < at_hall  # the replica is behind by the hall's last game
+    assert f"store: hall (its log at position {at_hall})" in call(hall.db, "store", "status")[1]
+    copy(hall.db, cloud)
+    code, out, err = call(cloud, "store", "status", "--json")
+    assert json.loads(out)["sources"][0]["position"] == at_hall

@@ -21,7 +21,9 @@ new version); 400 malformed or refused input, nothing stored; 401 no or bad
 token; 403 the role may not; 404 no such game; 409 the procedure does not allow
 it now, or another write came first; 412 ``If-Match`` is stale; 422 an entry
 that breaks a rule (stored as evidence, its clauses in the problem document),
-or an ``Idempotency-Key`` reused for another request. ``web.openapi`` documents
+an ``Idempotency-Key`` reused for another request, or an import whose every game was
+refused (the outcomes in the problem document; 200 lists them when any was taken, or was
+there already). ``web.openapi`` documents
 the statuses every route shares.
 """
 
@@ -44,7 +46,7 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 from litestar.types import ControllerRouterHandler
 
 from referee.contract import PUBLIC, REFEREE, Player
-from referee.kit.decks import Deck, SealedDeck, parse_decklist
+from referee.kit.decks import Deck, parse_decklist
 from referee.rulebook import Clause, Rulebook
 from service.access import (
     Action,
@@ -92,7 +94,7 @@ from web.guards import (
     may_write,
     written_headers,
 )
-from web.problems import Problem
+from web.problems import Problem, problem_response, problem_spec
 from web.schemas import (
     AdjustIn,
     AppealIn,
@@ -108,6 +110,7 @@ from web.schemas import (
     RulingIn,
     WhoAmI,
     WithdrawIn,
+    one_deck,
 )
 
 __all__ = ["HANDLERS", "PROBLEMS", "entry_answer", "expected_version", "guarded", "health"]
@@ -116,42 +119,25 @@ AnyRequest = Request[Any, Any, Any]
 Answer = tuple[int, Any, dict[str, str]]  # a write's status, body and headers
 
 PROBLEMS = {
-    400: ResponseSpec(
-        data_container=Problem,
-        description="Malformed or refused; nothing stored",
-        media_type="application/problem+json",
-    ),
-    401: ResponseSpec(
-        data_container=Problem,
-        description="No token, or a wrong one",
-        media_type="application/problem+json",
-    ),
-    403: ResponseSpec(
-        data_container=Problem,
-        description="The role may not do this here",
-        media_type="application/problem+json",
-    ),
-    404: ResponseSpec(
-        data_container=Problem, description="No such game", media_type="application/problem+json"
-    ),
-    409: ResponseSpec(
-        data_container=Problem,
-        description="Not allowed in this state, or another write came first; nothing stored",
-        media_type="application/problem+json",
-    ),
-    412: ResponseSpec(
-        data_container=Problem,
-        description="If-Match names an older version; nothing stored",
-        media_type="application/problem+json",
-    ),
+    400: problem_spec("Malformed or refused; nothing stored"),
+    401: problem_spec("No token, or a wrong one"),
+    403: problem_spec("The role may not do this here"),
+    404: problem_spec("No such game"),
+    409: problem_spec("Not allowed in this state, or another write came first; nothing stored"),
+    412: problem_spec("If-Match names an older version; nothing stored"),
 }
 ENTRY_PROBLEMS = {
     **PROBLEMS,
-    422: ResponseSpec(
-        data_container=Problem,
-        description="The entry breaks a rule: stored as evidence, its clauses listed; or a "
-        "field is past its bound (nothing stored)",
-        media_type="application/problem+json",
+    422: problem_spec(
+        "The entry breaks a rule: stored as evidence, its clauses listed; or a "
+        "field is past its bound (nothing stored)"
+    ),
+}
+IMPORT_PROBLEMS = {
+    **PROBLEMS,
+    422: problem_spec(
+        "Every game of the record was refused: each refusal listed "
+        "(extra.outcomes, as the 200's list); nothing stored. Or a field is past its bound"
     ),
 }
 STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
@@ -196,12 +182,8 @@ def _decks(given: dict[str, Any]) -> dict[str, Deck]:
 
 
 def _deck(seat: str, decklist: str | None, sealed: str | None) -> Deck:
-    if (decklist is None) == (sealed is None):
-        raise RefusedError(f"give {seat}'s decklist or its sealed COMMITMENT:SIZE, one of them")
-    if sealed is not None:
-        return SealedDeck.parse(sealed)
-    assert decklist is not None
-    return parse_decklist(decklist, f"{seat}'s decklist")
+    refusal = f"give {seat}'s decklist or its sealed COMMITMENT:SIZE, one of them"
+    return one_deck(decklist, sealed, refusal, f"{seat}'s decklist")
 
 
 async def entry_answer(
@@ -233,6 +215,14 @@ async def entry_answer(
         ),
         headers,
     )
+
+
+def _import_refused(outcomes: list[FileOutcome], request: AnyRequest) -> Response[Any]:
+    """422 for an import whose every game was refused (``import-refused``): the first
+    refusal in words, every outcome listed (``extra.outcomes``, as a 200 lists them)."""
+    more = f" (and {len(outcomes) - 1} more)" if len(outcomes) > 1 else ""
+    detail = f"nothing of the record was imported: {outcomes[0].detail}{more}"
+    return problem_response(422, "import-refused", detail, request, extra={"outcomes": outcomes})
 
 
 def _after(request: AnyRequest, after: int | None) -> int:
@@ -763,14 +753,18 @@ class RecordsController(Controller):
     @post(
         "/imports",
         summary="Import a record (jsonl or text, the request body) (head referee)",
-        responses=PROBLEMS,
+        responses=IMPORT_PROBLEMS,
         status_code=200,
         request_max_body_size=IMPORT_BODY_LIMIT,
         guards=[may_write("import")],  # the pipeline's authorize stage
     )
     async def import_record(
         self, request: AnyRequest, web: WebDep, caller: CallerDep
-    ) -> list[FileOutcome]:
+    ) -> Response[list[FileOutcome]]:
+        """200 and each game's outcome (imported, skipped: already there, or refused, why)
+        when any game of the record was imported or was there already; 422 and the same
+        outcomes in a problem document (``import-refused``) when every one was refused, as
+        a rejected entry answers 422: nothing of the record was taken."""
         body = await request.body()
 
         def work() -> list[FileOutcome]:
@@ -787,9 +781,12 @@ class RecordsController(Controller):
             return report.files
 
         try:
-            return await web.run_off_loop(work)  # a large record must not stall other tables
+            outcomes = await web.run_off_loop(work)  # a large record must not stall others
         finally:
             web.hub.poke()
+        if outcomes and all(o.status == "refused" for o in outcomes):
+            return _import_refused(outcomes, request)
+        return Response(outcomes)
 
 
 # -- the room: the referees' queue, the scoreboard, the live list ------------------------------

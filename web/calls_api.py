@@ -15,24 +15,19 @@ from typing import Annotated, Any, TypeVar
 
 import msgspec
 from litestar import Controller, Response, get, post
-from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, FromQuery, JSONBody
 from litestar.types import ControllerRouterHandler
 
 from service.api import CALL_SECONDS, NOTE_LIMIT, REASON_LIMIT, CallRow, ReportRow
 from web.api import PROBLEMS
 from web.guards import CallerDep, Route, WebDep, Writer, WriterDep
-from web.problems import Problem
+from web.problems import problem_spec
 
 __all__ = ["CALLS_HANDLERS"]
 
 WRITES = {
     **PROBLEMS,
-    422: ResponseSpec(
-        data_container=Problem,
-        description="A reason, note or result longer than its bound; nothing stored",
-        media_type="application/problem+json",
-    ),
+    422: problem_spec("A reason, note or result longer than its bound; nothing stored"),
 }
 
 Reason = Annotated[str, msgspec.Meta(max_length=REASON_LIMIT)]

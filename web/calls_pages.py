@@ -12,6 +12,7 @@ out once and redirected as the first was. A refused post leaves its key free (no
 stored; the refusal is kept under a key of its own), so the form corrected and sent again
 from the same page is carried out. The pages themselves read the hall through the event's
 board and the queue, so the forms work the same with JavaScript off.
+The table page and a player's page also show what a form carried out did (``?said=KEY``).
 """
 
 from __future__ import annotations
@@ -122,8 +123,8 @@ async def _act(
     request: AnyRequest, form: dict[str, str], back: str, fn: Any, *args: Any, **kwargs: Any
 ) -> Redirect:
     """Run the hall command ``fn(who, *args)`` on the writer once per the form's key
-    (``web.formkeys``), then send the browser ``back`` (303; to a table page with
-    ``?said=KEY``, which it shows; a player's page and the queue show the call itself).
+    (``web.formkeys``), then send the browser ``back`` (303; to a table page or a player's
+    page with ``?said=KEY``, which it shows; the queue shows the call itself).
 
     A refusal is answered 303 too, to the form's own address with ``?said=KEY``
     (``refusal``): its page says why, with the form again as typed, and a reload of it is
@@ -159,8 +160,8 @@ async def _act(
         return await _refused(request, web, who, outcome)
     if not said.ok:  # the key sent before with other values, or still being carried out
         return await _refused(request, web, who, said)
-    if back.startswith("/games/"):  # the table page shows what a form did (``?said=KEY``)
-        back += f"?said={quote(said.key, safe='')}#said"
+    if back.startswith(("/games/", "/events/")):  # the table page and a player's page show
+        back += f"?said={quote(said.key, safe='')}#said"  # what a form did (``?said=KEY``)
     return Redirect(path=back, status_code=303)
 
 

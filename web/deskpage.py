@@ -39,21 +39,23 @@ from litestar.response import Redirect
 
 from referee import games
 from referee.capabilities import decks_of
-from referee.kit.decks import Deck, SealedDeck, parse_decklist
-from referee.tournament.decisions import entries_closed
+from referee.kit.decks import Deck
+from referee.tournament.decisions import entries_closed, pairing_over
+from referee.tournament.errors import Refusal
 from referee.tournament.facts import PENALTY_LEVELS
 from referee.tournament.penalties import INFRACTIONS
-from referee.tournament.state import Tournament
 from service.access import AccessDeniedError, Principal, authorize_event
-from service.api import EventBoard, EventInfo, admit, need
+from service.api import admit, need
 from service.bounds import LIST
 from service.errors import RefusedError
+from service.wording import correction_consequence
 from web import collector, formkeys
 from web.context import Web, web_of
 from web.export import render
 from web.formkeys import Outcome
 from web.hallpages import _admitted, _bounded, _staff_form, _table_of, _TooLong
 from web.pages import _page, _who
+from web.schemas import one_deck
 
 __all__ = ["DESK_PAGES"]
 
@@ -135,9 +137,9 @@ async def desk_page(
             # a round already ended is not started afterwards: its mark would say nothing true
             to_start=current if current and current not in state.started | ended else 0,
             to_end=current if current and current not in state.ended_rounds else 0,
-            last_played=_last_played(info, board),
+            last_played=_said(pairing_over(state)),
             latest_open=bool(current) and info.open_round == current,
-            entries_closed=_entries_closed(state),
+            entries_closed=_said(entries_closed(state) if state.settings is not None else None),
             audit_lines=[_audit_line(e) for e in latest if not _routine(e)],
             audit_routine=[_audit_line(e) for e in latest if _routine(e)],
             audit_latest=len(latest),
@@ -157,29 +159,11 @@ async def desk_page(
     )
 
 
-def _last_played(info: EventInfo, board: EventBoard) -> str:
-    """Why nothing more is paired once the last round has all its results, as the service's
-    refusal says it (the bracket finished, EV-6.3; the Swiss rounds played without a cut,
-    EV-1.3); empty while a round can still be paired. Read from where the event stands,
-    never by trying a pairing (one at 10,000 players takes seconds): the desk offers the
-    end of the event instead of a button that can only be refused."""
-    if info.ended or info.open_round is not None or not info.current_round:
-        return ""
-    if board.playoff and board.stage == "final":
-        return "EV-6.3: the bracket is finished: the event can end"
-    if info.format == "swiss" and not info.cut and 0 < info.rounds <= info.current_round:
-        return (
-            f"EV-1.3: all {info.rounds} Swiss rounds have been played and there is no cut: "
-            "end the event"
-        )
-    return ""
-
-
-def _entries_closed(state: Tournament) -> str:
-    """Why the event takes no more entries, as the registration's refusal says it
-    (``entries_closed``, EV-2.3); empty while a player may still enter."""
-    closed = entries_closed(state) if state.settings is not None else None
-    return f"{closed.clause}: {closed.reason}" if closed is not None else ""
+def _said(refusal: Refusal | None) -> str:
+    """A refusal the desk shows in place of a form that could only be refused (the
+    domain's ``pairing_over``: the last round is played; ``entries_closed``: EV-2.3), in
+    the refusal's words and clause; empty while the form can be sent."""
+    return f"{refusal.clause}: {refusal.reason}" if refusal is not None else ""
 
 
 _BY_ITS_SLIP = re.compile(r" was decided by its slip$")
@@ -236,11 +220,8 @@ def _deck(form: dict[str, str]) -> Deck:
     registration (``sealed``, COMMIT:SIZE): one of them, as ``event deck`` takes one."""
     text = _bounded(form, "decklist", LIST)
     sealed = _bounded(form, "sealed", NAME_LONGEST)
-    if bool(text) == bool(sealed):
-        raise RefusedError(
-            "EV-2.8: give the list (one card a line) or its sealed COMMIT:SIZE, one of them"
-        )
-    return SealedDeck.parse(sealed) if sealed else parse_decklist(text, "the decklist")
+    refusal = "EV-2.8: give the list (one card a line) or its sealed COMMIT:SIZE, one of them"
+    return one_deck(text or None, sealed or None, refusal)
 
 
 def _count(n: int, thing: str) -> str:
@@ -433,27 +414,7 @@ async def _correct(web: Web, who: Principal, event: str, form: dict[str, str]) -
     )
     said = f"round {corrected} table {table} corrected to {result}: {reason}"
     info = await web.run(web.svc.event_info, event)
-    return Outcome(True, said + _later_rounds(info, corrected), 201)
-
-
-def _later_rounds(info: EventInfo, corrected: int) -> str:
-    """What a correction of round ``corrected`` leaves as it was when later rounds are
-    already paired (EV-8.3: the standings change, the pairings made stand), and, while the
-    latest Swiss round is still open, the way to pair it again from the corrected standings
-    (a re-pairing keeps its tables with a result, EV-5.12): the head judge's choice, said
-    where the correction is made rather than left to be known."""
-    latest = info.current_round
-    if latest <= corrected:
-        return ""
-    later = (
-        f"round {latest}, paired before it, keeps its pairings"
-        if latest == corrected + 1
-        else f"rounds {corrected + 1}-{latest}, paired before it, keep their pairings"
-    )
-    said = f"; the standings use it; {later} (EV-8.3)"
-    if info.open_round == latest and not info.cut_seeds and info.format == "swiss":
-        said += f"; to pair round {latest} again from the corrected standings, re-pair it (EV-5.12)"
-    return said
+    return Outcome(True, said + correction_consequence(info, corrected), 201)
 
 
 async def _change(web: Web, who: Principal, event: str, form: dict[str, str]) -> Outcome:

@@ -25,7 +25,6 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, FromQuery, JSONBody
 from litestar.types import ControllerRouterHandler
 
-from referee.kit.decks import Deck, SealedDeck, parse_decklist
 from service.access import EventAction, authorize_event
 from service.api import (
     BracketView,
@@ -41,7 +40,7 @@ from web import collector
 from web.api import PROBLEMS, guarded
 from web.context import Web, web_of
 from web.guards import Route, WebDep, Writer, WriterDep, may_event
-from web.schemas import Line, ListText, Page
+from web.schemas import Line, ListText, Page, deck_of
 
 __all__ = ["EVENT_HANDLERS"]
 
@@ -181,12 +180,6 @@ async def _version(writer: Writer, event_id: str) -> Response[Written]:
     return _created(Written(event_id=event_id.strip(), version=version), event_id)
 
 
-def _deck(sealed: str | None, decklist: str | None) -> Deck | None:
-    if sealed is not None:
-        return SealedDeck.parse(sealed)
-    return parse_decklist(decklist, "the decklist") if decklist is not None else None
-
-
 def _shared(container: Any, description: str) -> ResponseSpec:
     """The OpenAPI answer of a shared read (its body is encoded once, so the handler returns
     bytes): the type, and the ETag it carries."""
@@ -295,7 +288,7 @@ class EventsController(Controller):
             fields.pop("sealed"),
             fields.pop("decklist"),
         )
-        deck = _deck(sealed, decklist)
+        deck = deck_of(decklist, sealed)
         ids = await writer.event(writer.svc.event_register, event_id, names, deck=deck, **fields)
         entrants = (await writer.web.run(writer.svc.event_state, event_id)).players
         house = [str(entrants[i].player_id or "") for i in ids]

@@ -17,12 +17,11 @@ from litestar import Controller, Response, get, post
 from litestar.params import FromPath, JSONBody
 from litestar.types import ControllerRouterHandler
 
-from referee.kit.decks import Deck, SealedDeck, parse_decklist
 from service.api import DrawInfo, EventInfo, PenaltyOutcome, Repaired, Undone
-from service.errors import RefusedError
 from web.api import PROBLEMS, guarded
 from web.event_api import _created
 from web.guards import Route, WebDep, Writer, WriterDep, may_event
+from web.schemas import one_deck
 
 __all__ = ["EVENT_FIX_HANDLERS"]
 
@@ -104,15 +103,6 @@ EventId = FromPath[str]
 def _said(writer: Writer, data: Any) -> dict[str, str]:
     """A fix's reason, as the body gives it, and who gives it."""
     return {"reason": data.reason, "by": writer.by}
-
-
-def _deck(decklist: str | None, sealed: str | None) -> Deck:
-    if (decklist is None) == (sealed is None):
-        raise RefusedError("give decklist (the list's text) or sealed (COMMIT:SIZE), not both")
-    if sealed is not None:
-        return SealedDeck.parse(sealed)
-    assert decklist is not None
-    return parse_decklist(decklist, "the decklist")
 
 
 class EventFixesController(Controller):
@@ -227,7 +217,8 @@ class EventFixesController(Controller):
     async def attach_decklist(
         self, writer: WriterDep, event_id: EventId, player: FromPath[str], data: JSONBody[DeckIn]
     ) -> Response[DeckAttached]:
-        deck = _deck(data.decklist, data.sealed)
+        refusal = "give decklist (the list's text) or sealed (COMMIT:SIZE), not both"
+        deck = one_deck(data.decklist, data.sealed, refusal)
         fix = writer.svc.event_attach_deck
         name = await writer.event(fix, event_id, player, deck, by=writer.by)
         return _created(DeckAttached(player=name), event_id)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import hashlib
 import logging
 import re
 import secrets
@@ -258,6 +259,7 @@ async def shared_answer(  # noqa: PLR0913 - what the answer is kept under, by na
     sealed: bool = False,
     variant: tuple[Any, ...] = (),
     kind: str | None = None,
+    flash: str = "",
 ) -> Response[bytes]:
     """The answer at the event's newest version for ``who``'s kind of viewer, computed by
     ``make(version)`` once for every reader of that kind (``web.eventcache``); an HTML page
@@ -265,7 +267,8 @@ async def shared_answer(  # noqa: PLR0913 - what the answer is kept under, by na
     (its posting footer), so a seal is a new answer too. ``variant``: the query parameters the
     answer depends on, as the handler read them (never the raw query string, so that made-up
     parameters cannot fill the cache with copies). ``kind``: the reader's kind, when not their
-    kind of viewer (``player_kind``)."""
+    kind of viewer (``player_kind``). ``flash``: what this reader's form did (``?said=``),
+    shown under their header, in the slot, for this answer only."""
     version = await event_version(web, event_id)
     key = shared_key(event_id, version, who, request.url.path, variant, kind)
     if sealed:
@@ -278,9 +281,11 @@ async def shared_answer(  # noqa: PLR0913 - what the answer is kept under, by na
     entry = await cache.get(key, compute)
     if media != HTML:
         return respond(request, entry, cache=cache)
-    return respond(
-        request, entry, cache=cache, slot=cache.slot(who, viewer_top), headers=PAGE_HEADERS
-    )
+    slot = cache.slot(who, viewer_top)
+    if flash:
+        data = slot[0] + flash.encode()
+        slot = (data, hashlib.blake2b(data, digest_size=6).hexdigest())
+    return respond(request, entry, cache=cache, slot=slot, headers=PAGE_HEADERS)
 
 
 @get("/events", include_in_schema=False, opt=SIGN_IN)
@@ -515,12 +520,16 @@ async def _found_standings(  # noqa: PLR0913, PLR0917 - the page's request, take
 
 @get("/events/{event_id:str}/me", include_in_schema=False, opt=SIGN_IN)
 async def my_page(
-    request: AnyRequest, event_id: FromPath[str], round_: RoundQuery = None
+    request: AnyRequest,
+    event_id: FromPath[str],
+    round_: RoundQuery = None,
+    said_key: Annotated[str | None, QueryParameter(name="said")] = None,
 ) -> Redirect:
     """A player's token leads to their own page; the head referee and the scorekeeper, who
     have no table, to the event's desk; a table referee to their table on the pairings;
     anyone else (or a player not in this event) finds their name on the posting by name.
-    ``?round=N`` is carried along."""
+    ``?round=N`` is carried along, and to the player's page ``?said=KEY`` (what their
+    form did: ``web.calls_pages``)."""
     web = web_of(request)
     who = web.principal(request)  # without a token: the sign-in page (SIGN_IN)
     state = await web.run(web.svc.event_state, event_id)
@@ -528,8 +537,11 @@ async def my_page(
     at = f"round={round_}" if round_ is not None else ""
     if mine is not None:
         name = state.players[mine].name
-        path = f"/events/{quote(event_id)}/players/{quote(name)}" + (f"?{at}" if at else "")
-        return Redirect(path=path, status_code=303)
+        query = "&".join(
+            q for q in (at, f"said={quote(said_key, safe='')}" if said_key else "") if q
+        )
+        path = f"/events/{quote(event_id)}/players/{quote(name)}" + (f"?{query}" if query else "")
+        return Redirect(path=path + ("#said" if said_key else ""), status_code=303)
     if who.role in ("head", "scorekeeper"):  # staff without a table: the event's desk
         return Redirect(path=f"/events/{quote(event_id)}/desk", status_code=303)
     if who.role == "table" and who.tables:  # a table referee: the pairings at their table
@@ -571,9 +583,8 @@ REGION_SLOT: Final = f"<!--region-{secrets.token_hex(12)}-->"
 RANK_SLOT: Final = f"<!--rank-{secrets.token_hex(12)}-->"
 KEY_SLOT: Final = f"<!--idem-{secrets.token_hex(12)}-->"
 NO_RANK: Final = "–"
-"""A player's rank on their page before they have played a round: their figures are of
-nothing (EV-I.3: the standings leave them blank) and so is a rank ordered by the floors
-alone (registration order, the draw), which read as a place in the event."""
+"""How a player's page prints no rank (``PlayerLine.rank`` ``None``: no round played yet,
+EV-I.3), as the template does."""
 
 
 async def player_frame(web: Web, event_id: str, version: int) -> tuple[Piece, ...]:
@@ -619,11 +630,9 @@ def player_pieces(
     resolved), and a post sent twice from one copy of the page records once."""
     cache = cache_of(web)
     title = cache.piece(("text", me.player), lambda: str(escape(me.player)))
-    rank = me.standing.get("rank") if me.standing else None
-    if me.standing and me.standing.get("mw") is None:
-        rank = NO_RANK  # no round played yet: a rank of nothing (EV-I.3's blank)
-    unranked = (
-        msgspec.structs.replace(me, standing={**me.standing, "rank": None}) if me.standing else me
+    rank = NO_RANK if me.rank is None else me.rank  # the service's (EV-I.3), printed
+    unranked = msgspec.structs.replace(
+        me, rank=None, standing={**me.standing, "rank": None} if me.standing else None
     )
     board = index.board  # the region shows the round's name and whether the event ended
     shown = (
@@ -727,8 +736,14 @@ async def _with_decklist(web: Web, event_id: str, me: PlayerLine) -> PlayerLine:
 
 @get("/events/{event_id:str}/players/{name:str}", include_in_schema=False, opt=SIGN_IN)
 async def player_page(
-    request: AnyRequest, event_id: FromPath[str], name: FromPath[str], round_: RoundQuery = None
+    request: AnyRequest,
+    event_id: FromPath[str],
+    name: FromPath[str],
+    round_: RoundQuery = None,
+    said_key: Annotated[str | None, QueryParameter(name="said")] = None,
 ) -> Response[bytes] | Redirect:
+    """A player's page (``?round=N``: as of that round); ``?said=KEY`` (a hall form's
+    redirect, ``web.calls_pages``) shows what that form did, beside the viewer's header."""
     web = web_of(request)
     who = web.principal(request)  # without a token: the sign-in page (SIGN_IN)
     kind = player_kind(
@@ -740,7 +755,9 @@ async def player_page(
     async def make(version: int) -> Pieces:
         return await player_page_pieces(web, event_id, name, kind, version)
 
-    answered = await shared_answer(request, web, who, event_id, make, kind=kind)
+    said = await formkeys.said(web, who, said_key)
+    flash = render("said.html", said=said) if said is not None else ""
+    answered = await shared_answer(request, web, who, event_id, make, kind=kind, flash=flash)
     cache_of(web).follow(event_id, (kind, request.url.path, name))
     return answered
 

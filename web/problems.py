@@ -17,6 +17,7 @@ from urllib.parse import quote
 import msgspec
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, NotAuthorizedException, ValidationException
+from litestar.openapi.datastructures import ResponseSpec
 
 from referee.errors import CitedError, UnknownClauseError, UnknownGameError
 from service.access import AccessDeniedError
@@ -39,6 +40,7 @@ __all__ = [
     "problem",
     "problem_for",
     "problem_response",
+    "problem_spec",
 ]
 
 log = logging.getLogger("referee.web")
@@ -120,6 +122,14 @@ PROBLEM_TYPES: dict[str, tuple[str, str]] = {
             "Nothing was stored."
         ),
     ),
+    "import-refused": (
+        "Nothing of the record was imported",
+        (
+            "Every game the record holds was refused, each for the reason listed in "
+            "`extra.outcomes` (its `detail`: the record unreadable, edited, or a clause a live "
+            "command would cite). Nothing was stored."
+        ),
+    ),
     "already-stored": (
         "This write was stored already",
         (
@@ -185,6 +195,11 @@ def problem_response(
         media_type=MEDIA_TYPE,
         headers=headers or {},
     )
+
+
+def problem_spec(description: str) -> ResponseSpec:
+    """An error answer as the OpenAPI document names it: a problem document, and when."""
+    return ResponseSpec(data_container=Problem, description=description, media_type=MEDIA_TYPE)
 
 
 Answered = tuple[Problem, dict[str, str]]  # the problem document and its extra headers

@@ -7,7 +7,9 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from referee.kit.decks import Deck, SealedDeck, parse_decklist
 from service.bounds import LINE, LIST, PAGE
+from service.errors import RefusedError
 from service.results import PenaltyLevel
 
 __all__ = [
@@ -29,6 +31,8 @@ __all__ = [
     "RulingIn",
     "WhoAmI",
     "WithdrawIn",
+    "deck_of",
+    "one_deck",
 ]
 
 
@@ -38,6 +42,26 @@ __all__ = [
 Line = Annotated[str, msgspec.Meta(max_length=LINE)]
 Page = Annotated[str, msgspec.Meta(max_length=PAGE)]
 ListText = Annotated[str, msgspec.Meta(max_length=LIST)]
+
+
+def deck_of(decklist: str | None, sealed: str | None, source: str = "the decklist") -> Deck | None:
+    """The deck a body or a form gives: sealed (``COMMITMENT:SIZE``), else the open list
+    (``source`` names it in a refusal), else none."""
+    if sealed is not None:
+        return SealedDeck.parse(sealed)
+    return parse_decklist(decklist, source) if decklist is not None else None
+
+
+def one_deck(
+    decklist: str | None, sealed: str | None, refusal: str, source: str = "the decklist"
+) -> Deck:
+    """The one deck a body or a form gives: the list or sealed, not none, not both
+    (``refusal``: the route's own words)."""
+    if (decklist is None) == (sealed is None):
+        raise RefusedError(refusal)
+    deck = deck_of(decklist, sealed, source)
+    assert deck is not None
+    return deck
 
 
 class DeckIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -481,8 +481,65 @@ def _str(token: str) -> str:
     return token
 
 
+def _bare(token: str) -> str:
+    """A word the pattern already bounds (a ``how``, a ``level``): checked by its type."""
+    return token
+
+
+def _tiebreak(token: str) -> str:
+    return json.loads(token) if token else ""
+
+
+_Reader = Callable[[str], Any]
+_READ: dict[str, tuple[type[TextLine], dict[str, _Reader]]] = {
+    # a line whose fields are its groups in order, each read on its own: the field, its reader
+    "retracted": (RetractedLine, {"seq": int, "reason": json.loads}),
+    "ended": (
+        EndedLine,
+        {"result": _str, "how": _bare, "clause": _str, "reason": json.loads, "tiebreak": _tiebreak},
+    ),
+    "voided": (VoidedLine, {"event": int, "reason": json.loads}),
+    "dispute": (DisputeLine, {"dispute": int, "event": int, "by": json.loads, "claim": json.loads}),
+    "ruling": (
+        RulingLine,
+        {
+            "dispute": int,
+            "level": _bare,
+            "decision": _bare,
+            "clause": _str,
+            "by": json.loads,
+            "reason": json.loads,
+        },
+    ),
+    "appeal": (AppealLine, {"dispute": int, "by": json.loads, "grounds": json.loads}),
+    "penalty-withdrawn": (PenaltyWithdrawnLine, {"penalty": int, "reason": json.loads}),
+    "penalty": (
+        PenaltyLine,
+        {"seat": _str, "penalty": _bare, "infraction": json.loads, "reason": json.loads},
+    ),
+    "time-limit": (TimeLimitLine, {"minutes": int, "reason": json.loads}),
+    "call": (CallLine, {"by": json.loads, "reason": json.loads}),
+    "call-answered": (
+        CallAnsweredLine,
+        {"call": int, "step": _bare, "by": json.loads, "note": json.loads},
+    ),
+    "branch-kept": (
+        BranchKeptLine,
+        {"branch": int, "kept": _bare, "by": json.loads, "reason": json.loads},
+    ),
+    "withdrawn": (
+        WithdrawnLine,
+        {"seat": _str, "how": _bare, "clause": _str, "reason": json.loads},
+    ),
+}
+
+
 def _line(kind: str, g: tuple[str | None, ...]) -> TextLine:
     s = [x if x is not None else "" for x in g]
+    if kind in _READ:  # words the type bounds (a Literal) are checked by msgspec.convert
+        line, readers = _READ[kind]
+        fields = {name: read(token) for (name, read), token in zip(readers.items(), s, strict=True)}
+        return msgspec.convert(fields, line)
     if kind == "rejected":
         reasons = s[3]
         said: tuple[str, ...] = ()
@@ -501,37 +558,6 @@ def _line(kind: str, g: tuple[str | None, ...]) -> TextLine:
         return RejectedLine(
             json.loads(s[0]), None if actor in ("", "None") else actor, int(s[2]), clauses, said
         )
-    if kind == "retracted":
-        return RetractedLine(int(s[0]), json.loads(s[1]))
-    if kind == "ended":
-        return msgspec.convert(
-            {
-                "result": _str(s[0]),
-                "how": s[1],
-                "clause": _str(s[2]),
-                "reason": json.loads(s[3]),
-                "tiebreak": json.loads(s[4]) if s[4] else "",
-            },
-            EndedLine,
-        )
-    if kind == "voided":
-        return VoidedLine(int(s[0]), json.loads(s[1]))
-    if kind == "dispute":
-        return DisputeLine(int(s[0]), int(s[1]), json.loads(s[2]), json.loads(s[3]))
-    if kind == "ruling":
-        return msgspec.convert(
-            {
-                "dispute": int(s[0]),
-                "level": s[1],
-                "decision": s[2],
-                "clause": _str(s[3]),
-                "by": json.loads(s[4]),
-                "reason": json.loads(s[5]),
-            },
-            RulingLine,
-        )
-    if kind == "appeal":
-        return AppealLine(int(s[0]), json.loads(s[1]), json.loads(s[2]))
     if kind == "deck":
         deck: Deck
         if s[4]:  # a public record: the list's size, and its cards the setup put in sight
@@ -554,27 +580,6 @@ def _line(kind: str, g: tuple[str | None, ...]) -> TextLine:
             json.loads(s[4]),
             s[3] == "revealed" if s[3] else None,
         )
-    if kind == "penalty-withdrawn":
-        return PenaltyWithdrawnLine(int(s[0]), json.loads(s[1]))
-    if kind == "penalty":
-        return msgspec.convert(
-            {
-                "seat": _str(s[0]),
-                "penalty": s[1],
-                "infraction": json.loads(s[2]),
-                "reason": json.loads(s[3]),
-            },
-            PenaltyLine,
-        )
-    if kind == "time-limit":
-        return TimeLimitLine(int(s[0]), json.loads(s[1]))
-    if kind == "call":
-        return CallLine(json.loads(s[0]), json.loads(s[1]))
-    if kind == "call-answered":
-        return msgspec.convert(
-            {"call": int(s[0]), "step": s[1], "by": json.loads(s[2]), "note": json.loads(s[3])},
-            CallAnsweredLine,
-        )
     if kind == "offline-merged":
         return MergedLine(
             device=json.loads(s[0]),
@@ -583,24 +588,14 @@ def _line(kind: str, g: tuple[str | None, ...]) -> TextLine:
             by=json.loads(s[3]),
             entries=_entries(s[4]),
         )
-    if kind == "offline-branch":
-        return BranchLine(
-            device=json.loads(s[0]),
-            base_version=int(s[1]),
-            by=json.loads(s[2]),
-            entries=_entries(s[3]),
-            theirs=_strings(s[4]),
-            ours=_strings(s[5]),
-            reason=json.loads(s[6]),
-        )
-    if kind == "branch-kept":
-        return msgspec.convert(
-            {"branch": int(s[0]), "kept": s[1], "by": json.loads(s[2]), "reason": json.loads(s[3])},
-            BranchKeptLine,
-        )
-    return msgspec.convert(
-        {"seat": _str(s[0]), "how": s[1], "clause": _str(s[2]), "reason": json.loads(s[3])},
-        WithdrawnLine,
+    return BranchLine(  # offline-branch
+        device=json.loads(s[0]),
+        base_version=int(s[1]),
+        by=json.loads(s[2]),
+        entries=_entries(s[3]),
+        theirs=_strings(s[4]),
+        ours=_strings(s[5]),
+        reason=json.loads(s[6]),
     )
 
 

@@ -41,14 +41,14 @@ def decide(view: FoldedGame, command: Command, base: Mapping[str, Any]) -> list[
 
 
 def key_stored(view: FoldedGame, key: str, *, token: str) -> int | None:
-    """The number of the game's event stored with the idempotency key ``key`` by the token
-    ``token`` (its ``write_key``, or a judge call's own ``idempotency_key``), if any: a
-    write sent again, answered as the first (``service.pipeline``), or, inside an event's
-    write, refused (``RepeatedWriteError``, HTTP 409)."""
-    for number in range(view.version, 0, -1):
-        event = view.event(number)
-        if (
-            event.write_key == key or getattr(event, "idempotency_key", None) == key
-        ) and event.token == token:
-            return number
-    return None
+    """The number of the game's last event stored with the idempotency key ``key`` by the
+    token ``token`` (its ``write_key``, or a judge call's own ``idempotency_key``), if any:
+    a write sent again, answered as the first (``service.pipeline``), or, inside an event's
+    write, refused (``RepeatedWriteError``, HTTP 409). Asked of the view's ``KeyIndex``
+    (made on the first ask): the events read are those folded since the last ask."""
+    index = view.keys
+    if index is None:
+        from referee.game.view import KeyIndex  # a keyed write's only: ``act`` loads none
+
+        index = view.keys = KeyIndex()
+    return index.caught_up(view.events).get((key, token))

@@ -88,6 +88,7 @@ __all__ = [
     "check_game_reopened",
     "decide",
     "entries_closed",
+    "pairing_over",
 ]
 
 
@@ -178,6 +179,10 @@ class _Slip(_Command, frozen=True, kw_only=True):
     table: int
     slip: str
     by: str = ""
+    # a stored slip re-decided (an import's judge, ``service.event_judge``): one stored
+    # before a pod's game loss was counted (EV-3.10) or a pod event's playoff was read as
+    # matches (EV-6.4) is judged as it was then, so an earlier record still imports
+    replayed: bool = False
 
 
 class ReportResult(_Slip, frozen=True, kw_only=True):
@@ -321,8 +326,15 @@ def _winners(state: Tournament, rnd: Round) -> dict[int, str]:
         if pairing.table is None:
             continue
         result = state.result(rnd.number, pairing.table)
-        assert isinstance(result, Score)
-        assert result.winner is not None
+        if not isinstance(result, Score) or result.winner is None:
+            # a pod event's playoff slip stored in places, before the playoff's tables were
+            # read as matches (EV-6.4): the head corrects it to the match's W-L-D
+            raise Refusal(
+                "EV-6.4",
+                f"round {rnd.number} table {pairing.table} has no match winner: correct it "
+                f"with the match's W-L-D ('event correct --round {rnd.number} "
+                f"{pairing.table}=W-L-D --reason TEXT')",
+            )
         winners[pairing.table] = pairing.players[result.winner]
     return winners
 
@@ -332,7 +344,18 @@ def _shown(state: Tournament, players: Sequence[str]) -> list[str]:
     return [state.players[p].name if p in state.players else p for p in players]
 
 
-def _slip(state: Tournament, number: int, table: int, text: str) -> Score | Placement:
+def reported_in_places(settings: Settings, kind: RoundKind, players: int) -> bool:
+    """Whether a table's slip gives each player's place (a pod, EV-7.3, EV-7.5) rather than
+    W-L-D: a table of three or more, and every Swiss or round-robin table of a pod event, a
+    table of two as well (EV-7.1); a playoff table is a match, in a pod event's cut too
+    (EV-6.4: the bracket reads its winner). What ``_slip`` reads, and what the slips page
+    asks for."""
+    return players > 2 or (settings.pods and not _playoff(kind))
+
+
+def _slip(
+    state: Tournament, number: int, table: int, text: str, *, replayed: bool = False
+) -> Score | Placement:
     settings = _event(state)
     rnd = state.rounds.get(number)
     if rnd is None:
@@ -340,7 +363,10 @@ def _slip(state: Tournament, number: int, table: int, text: str) -> Score | Plac
     pairing = rnd.table(table)
     if pairing is None:
         raise Refusal("EV-3.5", f"round {number} has no table {table}")
-    if len(pairing.players) == 2 and not settings.pods:
+    in_places = reported_in_places(settings, rnd.kind, len(pairing.players))
+    if replayed and settings.pods and (":" in text or ">" in text):
+        in_places = True  # a pod event's playoff slip stored in places (see ``_Slip``)
+    if not in_places:
         if ":" in text or ">" in text:  # a pod's placing: "'1:Ann,2:Ben' is not W-L-D" alone
             shown = _shown(state, pairing.players)
             raise Refusal(
@@ -687,10 +713,44 @@ def _next_kind(state: Tournament) -> RoundKind:
     )
 
 
+def pairing_over(state: Tournament) -> Refusal | None:
+    """Why no round follows the last one, now that it has all its results (EV-1.3: the
+    Swiss rounds played without a cut; EV-5.9: the round robin's every round; EV-6.3: the
+    bracket finished), as the next pairing's refusal says it; ``None`` before round 1,
+    while a round is open or once the event has ended. Read from where the event stands,
+    never by pairing (at 10,000 players a pairing takes seconds): what the desk offers
+    instead of a pairing that can only be refused (the end of the event)."""
+    if state.settings is None or state.ended or not state.current_round:
+        return None
+    if state.open_round() is not None:
+        return None
+    number = state.current_round + 1
+    try:
+        kind = _next_kind(state)
+        if kind == "round-robin":
+            _round_robin_players(state, number)
+        elif kind in ("cut", "elimination") and state.kind_rounds(kind):
+            _following_bracket(state, number, kind)
+    except Refusal as over:
+        return over
+    return None
+
+
+def _round_robin_players(state: Tournament, number: int) -> list[str]:
+    """The round robin's players in registration order, refused once every round of its
+    schedule has been paired (EV-5.9)."""
+    players = [e.id for e in sorted(state.players.values(), key=lambda e: e.order)]
+    schedule_rounds = len(players) - 1 + len(players) % 2
+    total = _event(state).rounds or schedule_rounds
+    if number > min(total, schedule_rounds):
+        raise Refusal("EV-5.9", "every round of the round robin has been paired")
+    return players
+
+
 def _pair_next(
     state: Tournament, ranking: Sequence[tuple[str, int]] | None = None
 ) -> tuple[Fact, ...]:
-    settings = _open_event(state)
+    _open_event(state)
     open_round = state.open_round()
     if open_round is not None:
         raise Refusal(
@@ -705,12 +765,7 @@ def _pair_next(
     if len(active) < 2:
         raise Refusal("EV-5.1", f"round {number} needs at least two active players")
     if kind == "round-robin":
-        players = [e.id for e in sorted(state.players.values(), key=lambda e: e.order)]
-        schedule_rounds = len(players) - 1 + len(players) % 2
-        total = settings.rounds or schedule_rounds
-        if number > min(total, schedule_rounds):
-            raise Refusal("EV-5.9", "every round of the round robin has been paired")
-        return (RoundPaired(round=round_robin_round(number, players)),)
+        return (RoundPaired(round=round_robin_round(number, _round_robin_players(state, number))),)
     seats = state.seats(number, ranking, taking_part=active)  # the players sorted once
     awarded = state.awarded_in(number, active)
     if kind == "pods":
@@ -730,6 +785,13 @@ def _pair_bracket(state: Tournament, number: int, kind: RoundKind) -> tuple[Fact
             return (CutMade(seeds=seeds), RoundPaired(round=seed_bracket(number, seeds, kind)))
         seats = state.seats(number)
         return (RoundPaired(round=seed_bracket(number, [s.id for s in seats], kind)),)
+    return (RoundPaired(round=_following_bracket(state, number, kind)),)
+
+
+def _following_bracket(state: Tournament, number: int, kind: RoundKind) -> Round:
+    """The bracket's next round after its rounds so far (at least one), refused once the
+    bracket is finished (EV-6.3)."""
+    previous = state.kind_rounds(kind)
     # the better seed is listed (so seated) first: they choose to play first (EV-6.8); a
     # player who dropped is not paired again, nor replaced (EV-2.5, EV-6.9)
     seeded = state.cut if kind == "cut" else bracket_seeds(previous[0])
@@ -738,7 +800,7 @@ def _pair_bracket(state: Tournament, number: int, kind: RoundKind) -> tuple[Fact
     following = next_bracket_round(number, previous, winners, kind, seeded, gone)
     if following is None:
         raise Refusal("EV-6.3", "the bracket is finished: the event can end")
-    return (RoundPaired(round=following),)
+    return following
 
 
 MANUAL_NAMED = 4
@@ -857,7 +919,9 @@ def _game_result(state: Tournament, game: str, placings: dict[str, int]) -> tupl
     return (GameResultRecorded(game=game, placings=tuple(resolved)),)
 
 
-def _report(state: Tournament, number: int, table: int, text: str, by: str) -> tuple[Fact, ...]:
+def _report(
+    state: Tournament, number: int, table: int, text: str, by: str, *, replayed: bool = False
+) -> tuple[Fact, ...]:
     settings = _open_event(state)
     current = _table(state, number, table)
     if current.reported is not None:
@@ -873,20 +937,21 @@ def _report(state: Tournament, number: int, table: int, text: str, by: str) -> t
             f"the games at round {number} table {table} already decided the match "
             f"({_text(state, by_games)}): correct it instead",
         )
-    result = _slip(state, number, table, text)
-    waiting: list[Fact] = []
+    result = _slip(state, number, table, text, replayed=replayed)
     if isinstance(result, Score):
         played = len(current.game_results)
         if result.wins + result.losses + result.draws < played:
             raise Refusal("EV-3.8", f"{played} linked games have ended here; the slip counts fewer")
         fixing.slip_against_games(state, current, result)
-        # a game loss that was waiting for this match is counted by the slip: it took
-        # effect here (EV-8.6), and waits for no later match
-        waiting = [
-            PenaltyApplied(penalty=n, round=number, table=table)
-            for n, _ in fixing.game_losses_to_come(state, current)
-            if n not in state.applied_penalties
-        ]
+    elif not replayed:  # a pod slip stored before it had to count a game loss (``_Slip``)
+        fixing.placement_against_game_losses(state, current, result)
+    # a game loss that was waiting for this match is counted by the slip: it took
+    # effect here (EV-8.6), and waits for no later match
+    waiting = [
+        PenaltyApplied(penalty=n, round=number, table=table)
+        for n, _ in fixing.game_losses_to_come(state, current)
+        if n not in state.applied_penalties
+    ]
     del settings
     reported = MatchReported(round=number, table=table, by=by, **_as_fields(result))
     left = fixing.open_games(state, current)
@@ -905,7 +970,14 @@ def _text(state: Tournament, result: Score | Placement) -> str:
 
 
 def _correct(
-    state: Tournament, number: int, table: int, text: str, reason: str, by: str
+    state: Tournament,
+    number: int,
+    table: int,
+    text: str,
+    reason: str,
+    by: str,
+    *,
+    replayed: bool = False,
 ) -> tuple[Fact, ...]:
     _event(state)
     current = _table(state, number, table)
@@ -915,11 +987,11 @@ def _correct(
         )
     if not reason.strip():
         raise Refusal("EV-8.1", "a correction needs a reason")
-    result = _slip(state, number, table, text)
+    result = _slip(state, number, table, text, replayed=replayed)
     if result == state.result(number, table):
         raise Refusal(
             "EV-8.1",
-            f"round {number} table {table} already has the result {result.text}: nothing "
+            f"round {number} table {table} already has the result {_text(state, result)}: nothing "
             "changed, nothing is recorded",
         )
     rnd = state.rounds[number]
@@ -990,8 +1062,12 @@ _DECISIONS: dict[type, Callable[[Tournament, Any], tuple[Fact, ...]]] = {
     ChangePairing: lambda state, c: _change_pairing(state, c.spec, c.reason, c.by),
     LinkGame: lambda state, c: _link(state, c.round, c.table, c.game),
     RecordGameResult: lambda state, c: _game_result(state, c.game, c.placings),
-    ReportResult: lambda state, c: _report(state, c.round, c.table, c.slip, c.by),
-    CorrectResult: lambda state, c: _correct(state, c.round, c.table, c.slip, c.reason, c.by),
+    ReportResult: lambda state, c: _report(
+        state, c.round, c.table, c.slip, c.by, replayed=c.replayed
+    ),
+    CorrectResult: lambda state, c: _correct(
+        state, c.round, c.table, c.slip, c.reason, c.by, replayed=c.replayed
+    ),
     RecordPenalty: _penalty,
     StartRound: _start_round,
     EndRound: _end_round,

@@ -30,7 +30,7 @@ from referee.tournament.facts import (
     RoundUndone,
     SettingsChanged,
 )
-from referee.tournament.model import Round, Score, TableKey, games_to_win
+from referee.tournament.model import Placement, Round, Score, TableKey, games_to_win
 from referee.tournament.pairing import Seat, pair_swiss
 from referee.tournament.pods import pair_pods
 from referee.tournament.state import TableState, Tournament
@@ -235,6 +235,28 @@ def slip_against_games(state: Tournament, table: TableState, result: Score) -> N
                 f"{name} has a game loss in this match (penalty {number}, IPG 1.2) that the "
                 f"recorded games do not hold yet; the slip {result.text} does not count it as "
                 f"a game {name} lost: give a slip that does, or withdraw the penalty",
+            )
+
+
+def placement_against_game_losses(state: Tournament, table: TableState, result: Placement) -> None:
+    """Refuse (EV-3.10) a pod's slip that does not count a game loss at ``table``: a pod
+    is one game (``Tournament.decided_by_games``), and a game loss given there ends the
+    player's seat in it (IPG 1.2, EV-8.6), so the slip must place each player with a game
+    loss still to be recorded (``game_losses_to_come``) below every player without one.
+    Without this the slip would close the game as void (EV-3.9) and the penalty with it."""
+    penalized = dict((player, number) for number, player in game_losses_to_come(state, table))
+    if not penalized:
+        return
+    others = [place for player, place in result.places if player not in penalized]
+    for player, number in penalized.items():
+        place = result.place_of(player)
+        if any(other >= place for other in others):
+            name = state.players[player].name
+            raise Refusal(
+                "EV-3.10",
+                f"{name} has a game loss at this pod (penalty {number}, IPG 1.2): the pod's "
+                f"game is lost, so the slip places {name} below every player without one; "
+                "give a slip that does, or withdraw the penalty",
             )
 
 

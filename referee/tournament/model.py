@@ -9,6 +9,7 @@ case-insensitively on input. Nothing here computes: slips are read in
 
 from __future__ import annotations
 
+import bisect
 import itertools
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Literal
@@ -211,13 +212,16 @@ class Placement(msgspec.Struct, frozen=True, gc=False):
 
     def with_last(self, players: frozenset[str]) -> Placement:
         """This order with ``players`` moved below everyone else, sharing the last place
-        (EV-I.11: a match loss at a pod table); the others keep their order."""
+        (EV-I.11: a match loss at a pod table); the others keep their order, each place
+        counted again as a slip's is (1 + the players strictly ahead, EV-7.5), so moving the
+        second of four last gives 1st, 2nd, 3rd, 4th rather than 1st, 3rd, 4th, 5th."""
         if not players.intersection(who for who, _ in self.places):
             return self
         kept = [(who, place) for who, place in self.places if who not in players]
-        last = max((place for _, place in kept), default=0) + 1
-        moved = [(who, last) for who, _ in self.places if who in players]
-        return Placement(tuple(kept + moved))
+        ahead = sorted(place for _, place in kept)
+        renumbered = [(who, 1 + bisect.bisect_left(ahead, place)) for who, place in kept]
+        moved = [(who, len(kept) + 1) for who, _ in self.places if who in players]
+        return Placement(tuple(renumbered + moved))
 
     def place_of(self, player: str) -> int:
         for who, place in self.places:

@@ -616,3 +616,54 @@ def test_ev_6_8_a_record_seating_the_lower_seed_first_still_imports() -> None:
     )
     with pytest.raises(EventJudgement):
         judge_event(stored(f.RoundPaired(round=other)))
+
+
+def test_ev_3_10_ev_6_4_pod_slips_stored_before_they_were_refused_still_import() -> None:
+    """EV-3.10, EV-6.4 (pods): a record stored before a pod's slip had to place a player
+    with a game loss there last, and before a pod event's playoff was read as matches (a
+    semifinal in places), is judged as it was stored, so an earlier export imports; the
+    same slips are refused live."""
+    from referee.tournament import LinkGame, Placement, RecordPenalty
+
+    names = ("Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal")
+    state = pure_event(names, pods=True, rounds=1, cut=4, match="bo1")
+    facts: list[f.Fact] = [f.EventCreated(settings=state.settings)] if state.settings else []
+    facts += [
+        f.PlayerRegistered(player=e) for e in sorted(state.players.values(), key=lambda e: e.order)
+    ]
+
+    def step(command: Any) -> None:
+        nonlocal state
+        made = decide(state, command)
+        facts.extend(made)
+        state = fold(made, state)
+
+    step(PairNext())
+    pods = [p for p in state.rounds[1].pairings if p.table is not None]
+    step(LinkGame(round=1, table=pods[0].table or 0, game="g1"))
+    late = pods[0].players[0]
+    step(RecordPenalty(player=state.players[late].name, infraction="tardiness"))
+    ahead = ",".join(f"{n}:{state.players[p].name}" for n, p in enumerate(pods[0].players, 1))
+    with pytest.raises(Refusal, match=r"EV-3\.10"):
+        decide(state, ReportResult(round=1, table=pods[0].table or 0, slip=ahead))  # live
+    for pod in pods:  # the late player first at their pod, as a slip of then allowed
+        facts.append(
+            f.MatchReported(
+                round=1,
+                table=pod.table or 0,
+                placement=Placement(tuple((p, n) for n, p in enumerate(pod.players, 1))),
+            )
+        )
+        state = fold(facts[-1:], state)
+    step(PairNext())  # the semifinals: matches of two
+    first, second = state.rounds[2].pairings[0].players
+    places = Placement(((first, 1), (second, 2)))
+    named = f"1:{state.players[first].name},2:{state.players[second].name}"
+    with pytest.raises(Refusal, match=r"EV-3\.1"):
+        decide(state, ReportResult(round=2, table=1, slip=named))  # live: W-L-D
+    facts.append(f.MatchReported(round=2, table=1, placement=places))
+    when = datetime(2026, 11, 28, tzinfo=UTC)
+    header = {"originator_id": "ev-podslip", "timestamp": when, "prev_hash": "", "hash": ""}
+    stored = [to_stored(x, {**header, "originator_version": n}) for n, x in enumerate(facts, 1)]
+    judge_event(stored)  # raises EventJudgement if a stored fact would be refused
+    assert fold_stored(stored).result(2, 1) == places

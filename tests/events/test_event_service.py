@@ -314,6 +314,28 @@ def test_a_penalty_at_a_pod_says_where_it_took_effect(svc: RefereeService) -> No
     assert "undropped: Cal (penalty 2 withdrawn: misjudged)" in said, said
 
 
+def test_the_desk_lists_a_pod_match_loss_as_placing_the_player_last(
+    svc: RefereeService,
+) -> None:
+    """EV-I.11, EV-8.6: the penalties' list (the desk's) said "match lost" for a match loss
+    at a pod, where the player is placed last and the others play on; a two-player
+    match's still reads "match lost"."""
+    from service.postings import penalty_lines
+
+    event = svc.event_new("Pod", "prismatic", pods=True, seed=3).event_id
+    svc.event_register(event, ["Ann", "Ben", "Cal"])
+    svc.event_pair(event)
+    svc.event_penalize(event, "Ben", "outside-assistance")
+    [line] = penalty_lines(svc.event_state(event))
+    assert line.effect == "round 1 table 1: placed last in the pod", line
+    two = svc.event_new("Two", "prismatic", seed=3).event_id
+    svc.event_register(two, ["Ann", "Ben"])
+    svc.event_pair(two)
+    svc.event_penalize(two, "Ben", "outside-assistance")
+    [line] = penalty_lines(svc.event_state(two))
+    assert line.effect == "round 1 table 1: match lost", line
+
+
 def test_a_round_mark_stored_before_it_named_its_recorder_folds_and_verifies(
     tmp_path: Path,
 ) -> None:

@@ -495,3 +495,64 @@ def test_a_standings_posting_printed_before_the_blank_figures_still_holds(
         assert not report.ok
         assert not figures.ok
         assert "row 1" in figures.detail
+
+
+def test_a_standings_posting_after_the_cut_carries_the_final_places(tmp_path: Path) -> None:
+    """EV-6.7, EV-I.9: once the cut is made, the standings posting of the moment carries the
+    final order beside its Swiss rows (``final``: the champion first, how far each player
+    of the cut went), checked against the facts like the rows; a posting made before final
+    places were posted (none) still holds, and one whose final order was altered does not.
+    The standings after a round stay Swiss (EV-6.5) and carry none. A playoff round's
+    pairings posting names its stage (EV-6.6), checked with the posting's other fields."""
+    key = tmp_path / "seal.pem"
+    public = create_key(key)
+    with open_service(tmp_path / "games.db", create=True) as svc:
+        event_id = svc.event_new("Cup", "prizmik", rounds=2, match="bo1", cut=2, seed=1).event_id
+        svc.event_register(event_id, ["Ann", "Ben", "Cal", "Dee"])
+        for _ in range(2):
+            svc.event_pair(event_id)
+            tables = [r.table for r in svc.event_pairings(event_id) if r.table is not None]
+            svc.event_result(event_id, [f"{t}=1-0-0" for t in tables])
+        before, _ = make_posting(svc.store, event_id, "standings", None, key=key)
+        assert isinstance(before.final, msgspec.UnsetType)  # no playoff yet
+        final = svc.event_pair(event_id)  # the cut and its final
+        first, second = final[0].players
+        svc.event_result(event_id, ["1=0-1-0"])  # the second seed wins the final
+        posting, _ = make_posting(svc.store, event_id, "standings", None, key=key)
+        after_swiss, _ = make_posting(svc.store, event_id, "standings", 2, key=key)
+        assert isinstance(after_swiss.final, msgspec.UnsetType)
+        assert isinstance(posting.final, list)
+        assert posting.final[:2] == [
+            {"final_rank": 1, "player": second, "went": "champion"},
+            {"final_rank": 2, "player": first, "went": "finalist"},
+        ]
+        assert [r["final_rank"] for r in posting.final] == [1, 2, 3, 4]
+        assert "went" not in posting.final[2]
+        assert all(row["final_rank"] is None for row in posting.body)  # the Swiss rows
+        report = verify_posting(svc.store, event_id, posting, public)
+        assert report.ok, report.checks
+        assert report.unchanged
+        older = msgspec.structs.replace(posting, final=msgspec.UNSET)
+        assert verify_posting(svc.store, event_id, older, public).ok
+        swapped = [{**posting.final[0], "player": first}, {**posting.final[1], "player": second}]
+        forged = msgspec.structs.replace(posting, final=[*swapped, *posting.final[2:]])
+        report = verify_posting(svc.store, event_id, forged, public)
+        figures = next(c for c in report.checks if c.name == "figures")
+        assert not report.ok
+        assert not figures.ok
+        assert "final places" in figures.detail
+        assert read_posting(msgspec.json.encode(posting)).final == posting.final
+        # the final's pairings name their stage (EV-6.6), checked with the other fields
+        pairings, _ = make_posting(svc.store, event_id, "pairings", 3, key=key)
+        assert pairings.stage == "final"
+        first_round, _ = make_posting(svc.store, event_id, "pairings", 1, key=key)
+        assert isinstance(first_round.stage, msgspec.UnsetType)
+        assert verify_posting(svc.store, event_id, pairings, public).ok
+        renamed = msgspec.structs.replace(pairings, stage="semifinal")
+        report = verify_posting(svc.store, event_id, renamed, public)
+        fields = next(c for c in report.checks if c.name == "fields")
+        assert not fields.ok
+        assert "'semifinal'" in fields.detail
+        assert verify_posting(
+            svc.store, event_id, msgspec.structs.replace(pairings, stage=msgspec.UNSET), public
+        ).ok

@@ -20,12 +20,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.tournament import CreateEvent, Drop, PairNext, Register, ReportResult
+from referee.tournament.decisions import pairing_over
 from referee.tournament.model import MatchFormat, Settings, games_to_win
 from referee.tournament.playoff import final_places
 from referee.tournament.state import Tournament
 from tests.tournament import cut_reference as ref
 from tests.tournament import mtr_reference as mtr
-from tests.tournament.helpers import Chooser, Drawn, hunt, refused, run, slips
+from tests.tournament.helpers import Chooser, Drawn, hunt, refusal, run, slips
 
 
 def _id(state: Tournament, name: str) -> str:
@@ -149,8 +150,13 @@ def _play_bracket(
         expected = playoff.next_round(_dropped(state))
         if not any(expected):  # everyone left dropped: nobody goes on (EV-6.9)
             break
+        assert pairing_over(state) is None  # the desk offers the next round
         state = run(state, PairNext())
-    assert refused(state, PairNext()) == "EV-6.3"  # the bracket is finished
+    finished = refusal(state, PairNext())
+    assert finished.clause == "EV-6.3"  # the bracket is finished
+    over = pairing_over(state)  # and the desk says so without trying a pairing
+    assert over is not None
+    assert (over.clause, over.reason) == (finished.clause, finished.reason)
     return state
 
 

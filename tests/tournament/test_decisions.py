@@ -28,6 +28,7 @@ from referee.tournament import (
     decide,
     fold,
 )
+from referee.tournament.decisions import pairing_over
 from referee.tournament.fixing import WithdrawPenalty
 from tests.tournament.helpers import event, refusal, refused, run
 
@@ -46,6 +47,45 @@ def test_ev_1_3_pairing_with_fewer_than_two_players_says_so() -> None:
         assert said.clause == "EV-1.3"
         assert "register at least two players" in str(said)
         assert "have been played" not in str(said)
+
+
+def _played(state: Tournament) -> Tournament:
+    """``state`` with every table of its current round reported 2-0-0."""
+    tables = [p.table for p in state.rounds[state.current_round].pairings if p.table]
+    return run(
+        state,
+        *(ReportResult(round=state.current_round, table=t, slip="2-0-0") for t in tables),
+    )
+
+
+def _over_as_refused(state: Tournament, clause: str) -> None:
+    """The desk's "the last round is played" (``pairing_over``) is the next pairing's
+    refusal, clause and words, read without pairing."""
+    over = pairing_over(state)
+    said = refusal(state, PairNext())
+    assert over is not None
+    assert (over.clause, over.reason) == (said.clause, said.reason)
+    assert over.clause == clause
+
+
+def test_pairing_over_says_what_the_next_pairing_would_refuse() -> None:
+    """EV-1.3 (the Swiss rounds played without a cut) and EV-5.9 (the round robin's every
+    round): ``pairing_over`` names the next pairing's refusal once the last round has all
+    its results; nothing before round 1, while a round is open, or once the event ended."""
+    swiss = event(rounds=2)
+    assert pairing_over(swiss) is None  # before round 1
+    for _ in range(2):
+        swiss = run(swiss, PairNext())
+        assert pairing_over(swiss) is None  # the round is open
+        swiss = _played(swiss)
+    _over_as_refused(swiss, "EV-1.3")
+    assert "all 2 Swiss rounds have been played" in str(pairing_over(swiss))
+    assert pairing_over(run(swiss, EndEvent())) is None  # the end says it (EV-1.4)
+    robin = event(format="round-robin")  # four players: three rounds
+    for number in (1, 2, 3):
+        assert pairing_over(robin) is None, number
+        robin = _played(run(robin, PairNext()))
+    _over_as_refused(robin, "EV-5.9")
 
 
 def test_ev_3_1_and_ev_7_3_a_slip_of_the_other_kind_says_what_the_table_needs() -> None:

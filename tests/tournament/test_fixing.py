@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from referee.tournament import (
     ChangePairing,
+    CorrectResult,
     Drop,
     EndEvent,
     LinkGame,
@@ -473,6 +474,92 @@ def test_ev_i_11_a_match_loss_leaving_one_player_decides_the_pod() -> None:
     assert isinstance(result, Placement)
     assert result.place_of(winner) == 1
     assert result.place_of(loser) == 2
+
+
+def test_ev_i_11_the_places_after_a_match_loss_are_counted_again() -> None:
+    """EV-I.11, EV-7.5: the pod's result with the penalized player moved last is numbered as
+    a pod's places are (1 + the players ahead), so a slip that placed them second gives
+    1st, 2nd, 3rd and 4th, not 1st, 3rd, 4th and a 5th place in a pod of four."""
+    state = linked(run(event(("Ann", "Ben", "Cal", "Dee"), pods=True), PairNext()))
+    state = run(state, RecordPenalty(player="Ben", infraction="outside-assistance"))
+    state = run(state, ReportResult(round=1, table=1, slip="1:Ann,2:Ben,3:Cal,3:Dee"))
+    result = state.result(1, 1)
+    assert isinstance(result, Placement)
+    ann, ben, cal, dee = (state.find(n) or n for n in ("Ann", "Ben", "Cal", "Dee"))
+    assert {p: result.place_of(p) for p in (ann, ben, cal, dee)} == {
+        ann: 1,
+        cal: 2,
+        dee: 2,
+        ben: 4,
+    }
+
+
+def test_ev_6_4_the_playoff_of_a_pod_event_is_reported_as_matches() -> None:
+    """EV-6.1, EV-6.4, EV-7.1: a pod event's cut plays a two-player bracket, whose tables
+    are matches: a slip is W-L-D with a winner (a pod's places are refused there, naming
+    W-L-D), as the bracket's next round reads its winners. The slip used to be read as a
+    pod's places (EV-7.3 asked for 1:Ann,2:Fay), and the semifinal so reported made the
+    final's pairing fail on an assertion; such a stored slip is now refused in one line
+    naming its correction."""
+    names = ("Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal")
+    state = run(event(names, pods=True, rounds=1, cut=4, match="bo1"), PairNext())
+    for pairing in state.rounds[1].pairings:
+        assert pairing.table is not None
+        order = ",".join(f"{n}:{p}" for n, p in enumerate(pairing.players, start=1))
+        state = run(state, ReportResult(round=1, table=pairing.table, slip=order))
+    state = run(state, PairNext())  # the cut: semifinals of two
+    assert state.rounds[2].kind == "cut"
+    first, second = state.rounds[2].pairings[0].players
+    places = f"1:{state.players[first].name},2:{state.players[second].name}"
+    assert refused(state, ReportResult(round=2, table=1, slip=places)) == "EV-3.1"
+    assert refused(state, ReportResult(round=2, table=1, slip="0-0-1")) == "EV-6.4"
+    without_final = run(state, ReportResult(round=2, table=2, slip="0-1-0"))
+    state = run(state, ReportResult(round=2, table=1, slip="1-0-0"))
+    state = run(state, ReportResult(round=2, table=2, slip="0-1-0"))
+    assert state.result(2, 1) == Score(1, 0)
+    state = run(state, PairNext())  # the final, from the semifinals' winners
+    assert state.rounds[3].pairings[0].players[0] == first
+    # a semifinal stored in places before (a record of then) is refused in one line, not on
+    # an assertion, naming the correction that lets the final be paired
+    before = fold(
+        [f.MatchReported(round=2, table=1, placement=Placement(((first, 1), (second, 2))))],
+        without_final,
+    )
+    stuck = refusal(before, PairNext())
+    assert stuck.clause == "EV-6.4"
+    assert "event correct --round 2 1=W-L-D" in stuck.reason
+    fixed = run(before, CorrectResult(round=2, table=1, slip="1-0-0", reason="places"))
+    assert run(fixed, PairNext()).rounds[3].pairings[0].players[0] == first
+
+
+def test_ev_8_1_a_pod_correction_that_changes_nothing_names_the_players() -> None:
+    """EV-8.1: a correction giving the pod's result it already has is refused naming the
+    players as registered (``Cal>Ann>Ben``), not their event ids (``p3>p1>p2``)."""
+    state = run(event(("Ann", "Ben", "Cal"), pods=True), PairNext())
+    state = run(state, ReportResult(round=1, table=1, slip="1:Cal,2:Ann,3:Ben"))
+    same = refusal(state, CorrectResult(round=1, table=1, slip="1:Cal,2:Ann,3:Ben", reason="x"))
+    assert same.clause == "EV-8.1"
+    assert "Cal>Ann>Ben" in same.reason, same.reason
+
+
+def test_ev_3_10_a_pod_slip_places_a_game_loss_below_the_others() -> None:
+    """EV-3.10 (EV-8.6, IPG 1.2) at a pod table: a pod is one game (``decided_by_games``),
+    so a game loss given there, which ends the player's seat in the pod's game, must be
+    counted by the slip as that game lost: the penalized player below every other player
+    of the pod. A slip placing them higher is refused naming the penalty (the slip closes
+    the game as void, and the penalty would be lost); one placing them last is taken;
+    withdrawn (EV-8.7), the penalty asks nothing of the slip."""
+    state = linked(run(event(("Ann", "Ben", "Cal"), pods=True), PairNext()))
+    state = run(state, RecordPenalty(player="Ben", infraction="tardiness"))
+    assert state.applied_penalties == {1: (1, 1)}
+    for slip in ("1:Ben,2:Ann,3:Cal", "1:Ann,2:Ben,3:Cal", "1:Ann,2:Ben,2:Cal"):
+        refused_slip = refusal(state, ReportResult(round=1, table=1, slip=slip))
+        assert refused_slip.clause == "EV-3.10"
+        assert "penalty 1" in refused_slip.reason
+    taken = run(state, ReportResult(round=1, table=1, slip="1:Cal,2:Ann,3:Ben"))
+    assert taken.result(1, 1) is not None
+    withdrawn = run(state, WithdrawPenalty(penalty=1, reason="the clock was wrong"))
+    assert decide(withdrawn, ReportResult(round=1, table=1, slip="1:Ben,2:Ann,3:Cal"))
 
 
 def test_ev_3_10_a_slip_counts_a_game_loss_whose_game_is_not_recorded_yet() -> None:

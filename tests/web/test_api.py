@@ -450,7 +450,22 @@ def test_export_import_and_games_list_filters(
     text = client.get(f"/api/games/{one}/export?format=text", headers=auth(tokens["public"])).text
     assert "1. red e1>e2" in text
     again = client.post("/api/imports", content=record.text, headers=auth(head))
+    assert again.status_code == 200, again.text
     assert again.json()[0]["status"] == "skipped"
+    # every game refused: 422, as a rejected entry, the outcomes listed as a 200 lists them
+    for body in ("", "no record\n", record.text.replace('"hash"', '"hush"')):
+        refused = is_problem(
+            client.post("/api/imports", content=body, headers=auth(head)), 422, "import-refused"
+        )
+        (outcome,) = refused["extra"]["outcomes"]
+        assert outcome["status"] == "refused"
+        assert outcome["detail"] in refused["detail"]
+    edited = record.text.replace(one, one + "x").replace('"hash"', '"hush"')
+    some = client.post("/api/imports", content=record.text + edited, headers=auth(head))
+    assert some.status_code == 200, some.text  # one game there already: not all refused
+    assert [o["status"] for o in some.json()] == ["skipped", "refused"]
+    documented = client.get("/schema/openapi.json").json()["paths"]["/api/imports"]["post"]
+    assert "Every game of the record was refused" in documented["responses"]["422"]["description"]
     is_problem(
         client.post("/api/imports", content=record.text, headers=auth(tokens["table1"])),
         403,

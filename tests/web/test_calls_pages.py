@@ -5,6 +5,7 @@ change; a disagreement reaches the queue (EV-10, EV-11)."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -57,7 +58,12 @@ class _Hall:
         page.fill(field, text)
         page.click(button)
         if player:
-            page.wait_for_url(f"{self.base}/events/{self.event}/players/{player}")
+            page.wait_for_url(self.landed(player))
+
+    def landed(self, player: str, event: str = "") -> re.Pattern[str]:
+        """A player's page after their form was carried out, showing what it did (``?said=``)."""
+        at = re.escape(f"{self.base}/events/{event or self.event}/players/{player}")
+        return re.compile(rf"{at}\?said=[^#]+#said")
 
 
 @pytest.fixture
@@ -140,7 +146,7 @@ def test_two_players_report_and_confirm_from_their_pages_and_the_standings_chang
     confirm = see(ben, hall.mine, "#confirm-1", js)
     assert "Ann reported 2-1-0" in ben.inner_text("#report-1")
     confirm.click()
-    ben.wait_for_url(f"{hall.base}/events/{hall.event}/players/Ben")
+    ben.wait_for_url(hall.landed("Ben"))
     assert "lost 1-2-0" in ben.inner_text("#my-round")
     ben.goto(f"{hall.base}/events/{hall.event}/standings")
     first = ben.locator("#standings tbody tr").first.inner_text()

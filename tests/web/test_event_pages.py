@@ -370,3 +370,38 @@ def test_the_hall_forms_are_on_a_players_own_page_only(
     assert forms(tokens["ben"], "Ann") == set()
     assert forms(namesake, "Ann") == set()
     assert forms(tokens["head"], "Ann") == set()
+
+
+def test_a_pod_events_table_of_two_asks_for_places_and_its_playoff_for_w_l_d(
+    client: Any, tokens: Tokens, store: str
+) -> None:
+    """EV-7.1, EV-7.3, EV-6.4: five players sit three and two; the table of two is a pod,
+    whose slip gives places (a W-L-D is refused, EV-7.3), and its slip on the slips page
+    asked for W-L-D ('games won', 'drawn games') as a two-player Swiss would; the playoff
+    of a pod event's cut is matches, and its slips ask for W-L-D."""
+    with open_service(store) as svc:
+        event = svc.event_new("Pods", "prismatic", pods=True, rounds=1, cut=2, seed=1).event_id
+        svc.event_register(event, ["Ann", "Ben", "Cal", "Dee", "Eve"])
+        pods = svc.event_pair(event)
+        two = next(p for p in pods if len(p.players) == 2)
+        three = next(p for p in pods if len(p.players) == 3)
+    head = auth(tokens["head"])
+    slips = client.get(f"/events/{event}/slips", headers=head).text
+    slip = slips.split(f'id="slip-{two.table}"', 1)[1].split("</section>", 1)[0]
+    assert ">place<" in slip
+    assert "drawn games" not in slip
+    assert f"{two.table}=PLACE:{two.players[0]},PLACE:{two.players[1]}" in slip
+    with open_service(store) as svc:
+        svc.event_result(
+            event,
+            [
+                f"{two.table}=1:{two.players[0]},2:{two.players[1]}",
+                f"{three.table}="
+                + ",".join(f"{n}:{p}" for n, p in enumerate(three.players, start=1)),
+            ],
+        )
+        final = svc.event_pair(event)[0]  # the top 2 cut: a match
+    slips = client.get(f"/events/{event}/slips", headers=head).text
+    slip = slips.split('id="slip-1"', 1)[1].split("</section>", 1)[0]
+    assert ">games won<" in slip
+    assert f"1=W-L-D</code> (W: games won by {final.players[0]})" in slip

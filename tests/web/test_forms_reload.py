@@ -319,7 +319,7 @@ def test_a_refused_players_report_reloaded_is_a_read_and_the_corrected_form_is_c
     plain = client.get(path, headers=auth(ann), follow_redirects=False)
     assert (plain.status_code, plain.headers["location"]) == (303, f"/events/{event}/me")
     done = _post(client, case, {"table": "1", "result": "2-1-0"}, key)
-    assert done.headers["location"] == f"/events/{quote(event)}/me"
+    assert done.headers["location"].startswith(f"/events/{quote(event)}/me?said=")
     assert _stored(store) == before + 1
 
 
@@ -341,10 +341,39 @@ def test_a_players_forms_for_table_1_touch_only_their_own_event(
             f"/events/{first}/{path}", data=data, headers=ann, follow_redirects=False
         )
         assert sent.status_code == 303, sent.text
-        assert "said=" not in sent.headers["location"], sent.headers["location"]  # carried out
+        carried_out = f"/events/{first}/me?said="  # her page, showing what it did
+        assert sent.headers["location"].startswith(carried_out), sent.headers["location"]
     with open_service(store) as svc:
         assert len(svc.event_calls(first)) == 1
         assert len(svc.event_reports(first)) == 1
         assert svc.event_calls(second) == []
         assert svc.event_reports(second) == []
         assert svc.event_state(second) == untouched
+
+
+def test_a_players_form_carried_out_shows_what_it_did_on_their_page(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """As the table page, the desk, the slips and the clock show what their forms did: Ann's
+    judge call (EV-10.2) from her page lands on her page (through ``/me``) with what it did,
+    beside her header; her page read plainly (a reload after the flash, the fast path's
+    shared copy) shows nothing of it, nor does Ben reading her page with her key."""
+    event = make_event(store)
+    ann = tokens["ann"]
+    case = Case(ann, f"/events/{event}/me/call", {}, None, ())
+    sent = _post(client, case, {"table": "1", "reason": "a ruling"}, "call-key-1")
+    assert sent.status_code == 303, sent.text
+    location = sent.headers["location"]
+    assert location.startswith(f"/events/{quote(event)}/me?said="), location
+    page = client.get(location.partition("#")[0], headers=auth(ann), follow_redirects=True)
+    assert page.status_code == 200, page.text
+    assert page.url.path == f"/events/{event}/players/Ann", page.url
+    shown = re.search(r'id="said"[^>]*data-status="200">([^<]*)<', page.text)
+    assert shown, page.text
+    assert shown.group(1) == "a judge is called"
+    plain = client.get(f"/events/{event}/players/Ann", headers=auth(ann))
+    assert 'id="said"' not in plain.text
+    assert plain.headers["etag"] != page.headers["etag"]
+    key = location.partition("said=")[2].partition("#")[0]
+    other = client.get(f"/events/{event}/players/Ann?said={key}", headers=auth(tokens["ben"]))
+    assert 'id="said"' not in other.text  # a form's outcome is its sender's alone

@@ -51,7 +51,7 @@ def test_a_players_half_typed_call_survives_the_opponents_report(
     assert ben.evaluate(CARET) == [10, 10]
     ben.keyboard.type("p")
     ben.click("#call-judge")
-    ben.wait_for_url(f"{hall.base}/events/{hall.event}/players/Ben")
+    ben.wait_for_url(hall.landed("Ben"))
     with open_service(hall.store) as svc:
         (call,) = svc.event_calls(hall.event)
     assert call.reason == "clock stopped"
@@ -100,7 +100,7 @@ def test_a_players_page_in_a_second_event_posts_to_that_event(hall: _Hall, token
     assert actions
     assert all(f"/events/{other}/me/" in action for action in actions), actions
     hall.send(ann, "#call-reason", "dice fell", "#call-judge")
-    ann.wait_for_url(f"{hall.base}/events/{other}/players/Ann")
+    ann.wait_for_url(hall.landed("Ann", other))
     with open_service(hall.store) as svc:
         assert [c.reason for c in svc.event_calls(other)] == ["dice fell"]
         assert [c.reason for c in svc.event_calls(hall.event)] == ["deck check"]
@@ -127,6 +127,29 @@ def test_signing_in_forgets_the_last_players_kept_pages(hall: _Hall, tokens: Tok
             break
         ann.wait_for_timeout(50)
     assert ann.evaluate(forgotten) is True
+    assert ann.errors == []
+
+
+def test_a_page_showing_what_a_form_did_is_not_kept_for_an_outage(
+    hall: _Hall, tokens: Tokens
+) -> None:
+    """player-sw.js keeps the last copy of a player's page; the page a form lands on
+    (``?said=KEY``, what that form did) is of its moment, so it is not kept: one copy per
+    form sent would fill the phone's cache, and offline would replay an old confirmation."""
+    ann = hall.page(tokens["ann"], True, hall.mine)
+    ann.wait_for_url(f"{hall.base}/events/{hall.event}/players/Ann")
+    ann.wait_for_function("navigator.serviceWorker.ready.then(() => true)", timeout=15_000)
+    ann.reload()  # now under the worker: the plain page is kept
+    ann.wait_for_function("!!navigator.serviceWorker.controller", timeout=15_000)
+    hall.send(ann, "#call-reason", "deck check", "#call-judge", "Ann")
+    kept = ann.evaluate(
+        """async () => {
+            const cache = await caches.open("referee-player-v1");
+            return (await cache.keys()).map((request) => request.url);
+        }"""
+    )
+    assert f"{hall.base}/events/{hall.event}/players/Ann" in kept
+    assert not [url for url in kept if "said=" in url], kept
     assert ann.errors == []
 
 

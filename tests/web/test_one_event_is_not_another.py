@@ -380,8 +380,9 @@ def test_an_imported_event_record_is_judged_by_the_live_decisions(
     event, honest = record(client, tokens["head"], store)
     forged = _forged(honest.replace(event, "ev-forged"), forge)
     answer = client.post("/api/imports", content=forged.encode(), headers=head)
-    assert answer.status_code == 200, answer.text
-    (outcome,) = answer.json()
+    assert answer.status_code == 422, answer.text  # nothing of it imported
+    assert answer.json()["type"] == "/problems/import-refused"
+    (outcome,) = answer.json()["extra"]["outcomes"]
     assert outcome["status"] == "refused", outcome
     assert clause in outcome["detail"], outcome["detail"]
     assert client.get("/api/events/ev-forged", headers=head).status_code == 404

@@ -5,6 +5,9 @@
 importScripts("/static/keep-sw.js");
 const CACHE = "referee-player-v1";  // the sign-in page forgets it by this name (login.html)
 keepLastCopies(CACHE, (url, request) => {
+  // a page showing what a form just did (?said=KEY) is of its moment: not kept, so the
+  // kept copies are not one per form sent
+  if (url.searchParams.has("said")) return null;
   const page = /^\/events\/[^/]+\/players\/[^/]+$/.test(url.pathname);
   return page || url.pathname.startsWith("/static/") ? request : null;
 });
