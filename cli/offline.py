@@ -137,8 +137,17 @@ def _branch_text(b: Branch) -> str:
     state = f"kept the {b.kept}'s" if b.kept else "waiting for the head referee"
     if b.rejected:  # REF-9.6: nothing to choose
         state = "reviewed" if b.kept else "rejected entries to review (keep the server's)"
+    if b.kept is None and b.superseded_by is not None:  # REF-9.7: the later one is chosen
+        state = (
+            f"superseded by the branch of event {b.superseded_by}, which holds all of its "
+            "entries (REF-9.7): choose there"
+        )
+    if b.resolved_at:  # a replica: chosen where the game is written (REF-9.1)
+        from service.wording import resolved_at_hall
+
+        state += f"; {resolved_at_hall(b.resolved_at)}"
     now = ""
-    if b.kept is None and not b.rejected:
+    if b.kept is None and not b.rejected and b.superseded_by is None:
         now = f"\n  keeping the table's retracts now: {'; '.join(b.retracts) or 'nothing'}"
     return (
         f"event {b.event}: after event {b.base_version}, {state} ({b.reason})\n"

@@ -52,6 +52,7 @@ __all__ = [
     "status",
     "store_name",
     "write_handover",
+    "written_elsewhere",
 ]
 
 IDENTITY = "referee_identity"
@@ -211,6 +212,15 @@ def runners(store: GameStore, streams: Iterable[str]) -> dict[str, tuple[str, st
             )
             found.update({str(s): (str(by), str(t)) for s, by, t in cursor.fetchall()})
     return found
+
+
+def written_elsewhere(store: GameStore, streams: Iterable[str]) -> dict[str, str]:
+    """For each of ``streams`` this store holds as a replica, the store that writes it
+    (REF-9.1): where a write to it, a head referee's choice say, is made. Empty for a store
+    that holds no replica (nor can: encrypted, compressed or in memory)."""
+    if store.direct is None:
+        return {}
+    return {stream: writer for stream, (writer, _) in runners(store, streams).items()}
 
 
 def position(store: GameStore, source: str) -> tuple[int, int]:

@@ -18,7 +18,11 @@ A batch is sent with its first entry's key; a batch already stored (a retry afte
 lost answer) is answered from the event that stored it, never stored twice, and the
 entries the table recorded after it (sent with the retry) are judged as a batch of their
 own, never dropped with the replay.
-``resolve_branch`` is the head referee's choice between the two branches.
+``resolve_branch`` is the head referee's choice between the two branches. A branch kept
+again whole (a lost answer, the table recording on) supersedes the earlier one while no
+choice was made on it: the choice is made on the later one alone (REF-9.7, the queue's fold
+in ``projections.queue`` says the same). On a replica, ``branches`` names the store that
+writes the game, where the choice is made (REF-9.1).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from typing import TYPE_CHECKING, Literal
 
 import msgspec
 
+from events.replica import written_elsewhere
 from events.schema import (
     ActionRejected,
     BranchKept,
@@ -41,7 +46,7 @@ from events.schema import (
 )
 from events.store import ConcurrentWriteError, fold_written, sealed_after
 from referee.game.entry import EntryCommand
-from referee.game.facts import rejected_offline
+from referee.game.facts import BranchHeld, held_by, holds_whole, rejected_offline
 from referee.game.write import decision
 from service.errors import InvalidCommandError, RefusedError, StaleVersionError
 from service.pipeline import entry_result
@@ -107,6 +112,13 @@ class Branch(msgspec.Struct, kw_only=True):
     """While no choice is made: the standing actions keeping the table's branch would
     retract now (the server's since its base, and any recorded after the branch), each
     as the log words it; ``ours`` is what the server held when the branch arrived."""
+    superseded_by: int | None = None
+    """The later branch that holds this one's entries whole, recorded while no choice was
+    made on this one (REF-9.7): the one to choose (the last of a chain); this one is no
+    longer a choice of its own."""
+    resolved_at: str = ""
+    """On a replica of the game (REF-9.1): the store that writes it, where the choice is
+    made (the hall); empty on that store itself."""
 
 
 def _entries(entries: Sequence[OfflineEntry]) -> tuple[OfflineEntry, ...]:
@@ -316,8 +328,14 @@ def branches(svc: RefereeService, ref: str) -> list[Branch]:
     """Every branch kept as evidence in a game, with the head referee's choice if made."""
     view = svc.load(ref)
     found: dict[int, Branch] = {}
+    held: dict[int, BranchHeld] = {}  # no choice made on them yet: what they hold (REF-9.7)
     for event in view.events:
         if isinstance(event, BranchRecorded):
+            mine = held_by(event)
+            for earlier in [k for k, h in held.items() if holds_whole(mine, h)]:
+                found[earlier].superseded_by = event.originator_version
+                del held[earlier]
+            held[event.originator_version] = mine
             found[event.originator_version] = Branch(
                 game_id=view.game_id,
                 event=event.originator_version,
@@ -331,9 +349,17 @@ def branches(svc: RefereeService, ref: str) -> list[Branch]:
             )
         elif isinstance(event, BranchResolved) and event.branch in found:
             found[event.branch].kept = event.kept
+            held.pop(event.branch, None)
+    writer = written_elsewhere(svc.store, [view.game_id]).get(view.game_id, "")
     plies: dict[int, int] = {}
     for branch in found.values():
-        if branch.kept is None and not branch.rejected:
+        later = branch.superseded_by
+        while later is not None and found[later].superseded_by is not None:
+            later = found[later].superseded_by  # the last of a chain: the one to choose
+        branch.superseded_by = later
+        if branch.kept is None and later is None:
+            branch.resolved_at = writer
+        if branch.kept is None and not branch.rejected and later is None:
             if branch.base_version not in plies:
                 plies[branch.base_version] = svc.store.load(
                     view.game_id, upto=branch.base_version
@@ -361,15 +387,29 @@ def resolve_branch(
     actions after the branch's base are retracted (one backup, REF-2.3), the table's
     entries recorded in their order as who sent them from the table (the token holder,
     else the device), then the choice, by ``by``; the answers of those entries. A branch
-    of entries the table's copy rejected only is not kept as the table's (REF-9.6)."""
+    of entries the table's copy rejected only is not kept as the table's (REF-9.6); a
+    branch a later one holds whole is not chosen at all, the later one is (REF-9.7)."""
     view = svc.load(ref)
-    chosen = next((b for b in branches(svc, view.game_id) if b.event == branch), None)
+    found = {b.event: b for b in branches(svc, view.game_id)}
+    chosen = found.get(branch)
     if chosen is None:
         raise InvalidCommandError("REF-9.5", f"event {branch} of {view.game_id} is not a branch")
     if chosen.kept is not None:
         raise InvalidCommandError(
             "REF-9.5",
             f"the branch of event {branch} was resolved already (kept the {chosen.kept}'s)",
+        )
+    if chosen.superseded_by is not None:
+        later = found[chosen.superseded_by]
+        then = (
+            f"choose on event {later.event}"
+            if later.kept is None
+            else f"that one was resolved (kept the {later.kept}'s)"
+        )
+        raise InvalidCommandError(
+            "REF-9.7",
+            f"the branch of event {branch} is superseded by the branch of event {later.event}, "
+            f"which holds all of its entries and those the table recorded after them: {then}",
         )
     event = view.events[branch - 1]
     assert isinstance(event, BranchRecorded)

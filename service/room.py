@@ -55,11 +55,13 @@ from datetime import UTC, datetime, timedelta
 import msgspec
 
 from events.codec import decode
+from events.replica import written_elsewhere
 from projections.queue import FoldedEvent, FoldedGame, QueueFold
 from referee.tournament.clock import clock_text
 from referee.tournament.penalties import infraction_key
 from referee.tournament.playoff import round_words
 from service.calls import CALL_SECONDS, call_line, call_order, hall_items, overdue
+from service.wording import resolved_at_hall
 
 __all__ = [
     "ITEM_KINDS",
@@ -181,6 +183,10 @@ class QueueItem(msgspec.Struct, kw_only=True):
     """A penalty an investigation should follow: an IPG upgrade or a disqualification."""
     remaining: str | None = None
     """A table's own time left (``12:05``) or over (``-3:10``), when it runs on a clock."""
+    resolved_at: str = ""
+    """A table's branch (``conflict``, ``rejected-offline``) read on a replica of its game:
+    the store that writes the game, where the branch is chosen (REF-9.1, REF-9.5); empty
+    where it can be chosen."""
 
 
 ItemSource = Callable[["RoomQueue", datetime, "set[str] | None"], "list[QueueItem]"]
@@ -315,13 +321,19 @@ class RoomQueue(QueueFold):
         disputes, appeals, rulings, idle, overtime, playing = [], [], [], [], [], []
         game_calls: list[QueueItem] = []  # REF-11: calls from games outside any event
         conflicts: list[QueueItem] = []
+        writers = written_elsewhere(self.store, [gid for gid, g in games.items() if g.held])
         for gid, g in games.items():
             if not covered(g):
                 continue
+            there: dict[str, object] = {}
+            if gid in writers:  # a replica: the branch is chosen where the game is written
+                there = {"resolved_at": writers[gid]}
             for number, (since, line) in g.branches.items():
-                conflicts.append(item(gid, g, "conflict", since, line, event=number))
+                line += f"; {resolved_at_hall(writers[gid])}" if there else ""
+                conflicts.append(item(gid, g, "conflict", since, line, event=number, **there))
             for number, (since, line) in g.rejected.items():  # REF-9.6: nothing to choose
-                playing.append(item(gid, g, "rejected-offline", since, line, event=number))
+                line += f"; {resolved_at_hall(writers[gid])}" if there else ""
+                playing.append(item(gid, g, "rejected-offline", since, line, event=number, **there))
             for number, c in g.calls.items():
                 game_calls.append(
                     item(gid, g, "call", c.at, call_line(c, c.by), event=number, call=number,

@@ -27,6 +27,7 @@ __all__ = [
     "event_line",
     "rejection_heading",
     "rejection_text",
+    "resolved_at_hall",
     "safe_text",
     "violation_lines",
 ]
@@ -69,6 +70,17 @@ def correction_consequence(info: EventInfo, corrected: int) -> str:
 def rejection_text(result: EntryResult) -> str:
     """A refused entry in one line: the heading, then every broken rule."""
     return f"{rejection_heading(result)}: " + "; ".join(violation_lines(result.violations))
+
+
+def resolved_at_hall(writer: str) -> str:
+    """What a table's branch read on a replica of its game says (REF-9.1, REF-9.5): the
+    store that writes the game, where the branch is chosen. Nothing where it is chosen."""
+    if not writer:
+        return ""
+    return (
+        f"resolved at the hall: store {safe_text(writer)!r} writes this game, "
+        "this store holds a replica (REF-9.1)"
+    )
 
 
 def __getattr__(name: str) -> Any:

@@ -401,3 +401,126 @@ def test_an_outbox_that_cannot_be_read_is_one_line_naming_it(tmp_path: Path) -> 
     with pytest.raises(RefusedError) as refused:
         box.flush()
     assert f"outbox {laptop / 'outbox.json'} cannot be read" in str(refused.value)
+
+
+def test_ref_9_7_a_branch_held_whole_by_a_later_one_leaves_the_queue(
+    svc: RefereeService, tmp_path: Path
+) -> None:
+    """REF-9.7: the whole branch kept after a lost answer supersedes the first: the queue
+    holds one item for the one conflict (before: two, both "branches disagree"), the first
+    says which branch supersedes it, and choosing it is refused naming that one. A new
+    process's queue (from the saved fold taken before the second branch, and from the log
+    alone) says the same."""
+    from service.room import RoomQueue
+
+    gid = moved_game(svc)
+    merge_offline(  # a branch of another table, on the same base: not held whole, stays
+        svc, gid, device="hall-5/Ida", base_version=2, entries=[entry("e8>f8", "x1", "e8>f8")]
+    )
+    first = entry("e8>e7", "k1", "e8>e7")
+    later = OfflineEntryIn(text="e2>e3", key="k2", recorded_at=AT, judged="e2>e3", judged_on=3)
+    early = merge_offline(svc, gid, device="hall-3/Tom", base_version=2, entries=[first]).event
+    store = tmp_path / "hall.db"
+    saved = RoomQueue(GameStore(store))
+    assert len(saved.items().conflicts) == 2  # the fold is saved with the lost answer's
+    saved.close()
+    again = merge_offline(svc, gid, device="hall-3/Tom", base_version=2, entries=[first, later])
+    whole = again.event
+    assert f"on its branch of event {early}" in again.reason
+    for queue in (RoomQueue(GameStore(store)), RoomQueue(GameStore(store), persist=False)):
+        assert sorted(i.event or 0 for i in queue.items().conflicts) == [early - 1, whole]
+        queue.close()
+    assert sorted(i.event or 0 for i in svc.queue().conflicts) == [early - 1, whole]
+    found = {b.event: b for b in branches(svc, gid)}
+    assert (found[early].superseded_by, found[whole].superseded_by) == (whole, None)
+    assert found[early].retracts == []  # no choice of its own: nothing said it would retract
+    assert found[early - 1].superseded_by is None
+    with pytest.raises(InvalidCommandError) as refused:
+        resolve_branch(svc, gid, early, "server", by="Hera")
+    assert refused.value.clause == "REF-9.7"
+    assert f"superseded by the branch of event {whole}" in str(refused.value)
+    resolve_branch(svc, gid, whole, "table", by="Hera")
+    assert [e.notation for e in svc.load(gid).standing] == ["e1>e2", "e8>e7", "e2>e3"]
+    assert [i.event for i in svc.queue().conflicts] == [early - 1]
+    with pytest.raises(InvalidCommandError, match=r"REF-9\.7.*that one was resolved"):
+        resolve_branch(svc, gid, early, "table", by="Hera")
+
+
+def test_ref_9_7_a_branch_chosen_before_the_later_one_arrived_stays_chosen(
+    svc: RefereeService,
+) -> None:
+    """REF-9.7: a branch is superseded only while no choice was made on it: one kept before
+    the whole branch arrived stays as it was kept, and the whole one waits on its own."""
+    gid = moved_game(svc)
+    first = entry("e8>e7", "k1", "e8>e7")
+    sent = merge_offline(svc, gid, device="hall-3/Tom", base_version=2, entries=[first])
+    resolve_branch(svc, gid, sent.event, "server", by="Hera")
+    later = OfflineEntryIn(text="e2>e3", key="k2", recorded_at=AT, judged="e2>e3", judged_on=3)
+    again = merge_offline(svc, gid, device="hall-3/Tom", base_version=2, entries=[first, later])
+    found = {b.event: b for b in branches(svc, gid)}
+    assert (found[sent.event].kept, found[sent.event].superseded_by) == ("server", None)
+    assert [i.event for i in svc.queue().conflicts] == [again.event]
+
+
+def test_ref_9_7_a_rejected_branch_held_whole_leaves_the_information_list(
+    svc: RefereeService,
+) -> None:
+    """REF-9.7 with REF-9.6: a branch of rejected entries the table went on from is held
+    whole by the later branch: one item, the later one's."""
+    gid = moved_game(svc)
+    rejected = entry("e1>e9", "k1", "rejected 'e1>e9' (PZ-4.1)")
+    merge_offline(svc, gid, device="hall-3/Tom", base_version=2, entries=[rejected])
+    assert [i.kind for i in svc.queue().info if i.kind == "rejected-offline"] == [
+        "rejected-offline"
+    ]
+    later = OfflineEntryIn(text="e8>e7", key="k2", recorded_at=AT, judged="e8>e7", judged_on=2)
+    again = merge_offline(svc, gid, device="hall-3/Tom", base_version=2, entries=[rejected, later])
+    view = svc.queue()
+    assert [i.kind for i in view.info if i.kind == "rejected-offline"] == []
+    assert [i.event for i in view.conflicts] == [again.event]
+
+
+def test_ref_9_1_branches_on_a_replica_say_they_are_resolved_at_the_hall(
+    tmp_path: Path,
+) -> None:
+    """REF-9.1, REF-9.5: a replica's branch list and queue show an open branch as chosen at
+    the store that writes the game, in text and in --json (before, it read "waiting for the
+    head referee" as though it could be chosen there); the hall shows what it showed."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+    from service.app import open_service
+    from service.replication import name_store, replicate
+
+    hall_db, cloud_db = tmp_path / "hall.db", tmp_path / "cloud.db"
+    with open_service(hall_db, create=True) as hall:
+        name_store(hall.store, "hall")
+        gid = moved_game(hall)
+        sent = merge_offline(
+            hall, gid, device="hall-3/Tom", base_version=2, entries=[entry("e8>f8", "k1", "e8>f8")]
+        )
+        (mine,) = hall.queue().conflicts
+        with open_service(cloud_db, create=True) as cloud:
+            name_store(cloud.store, "cloud")
+            replicate(hall.store, cloud.store)
+            (theirs,) = cloud.queue().conflicts
+            (branch,) = branches(cloud, gid)
+        assert branches(hall, gid)[0].resolved_at == ""
+    assert (mine.resolved_at, theirs.resolved_at, branch.resolved_at) == ("", "hall", "hall")
+    assert "resolved at the hall" not in mine.line
+    assert (
+        theirs.line == f"{mine.line}; resolved at the hall: store 'hall' writes this game, "
+        "this store holds a replica (REF-9.1)"
+    )
+    runner = CliRunner()
+    text = runner.invoke(app, ["--db", str(cloud_db), "branch", "list", gid])
+    assert text.exit_code == 0, text.output
+    assert "resolved at the hall: store 'hall'" in text.stdout
+    shown = runner.invoke(app, ["--db", str(cloud_db), "branch", "list", gid, "--json"])
+    assert [b["resolved_at"] for b in msgspec.json.decode(shown.stdout)] == ["hall"]
+    at_hall = runner.invoke(app, ["--db", str(hall_db), "branch", "list", gid])
+    assert "waiting for the head referee (" in at_hall.stdout
+    assert "resolved at the hall" not in at_hall.stdout
+    queue = runner.invoke(app, ["--db", str(cloud_db), "queue"])
+    assert "resolved at the hall: store 'hall'" in queue.stdout, queue.output
+    assert sent.event == 4

@@ -402,6 +402,25 @@ def rejected_offline(entries: tuple[OfflineEntry, ...]) -> bool:
     return bool(entries) and all(e.judged.startswith("rejected ") for e in entries)
 
 
+BranchHeld = tuple[int, tuple[str, ...]]
+"""What a table's branch holds, as far as telling branches apart goes: the version it was
+judged on and its entries' keys, in order (``held_by``)."""
+
+
+def held_by(event: BranchRecorded) -> BranchHeld:
+    """(base version, entry keys) of a branch kept as evidence (REF-9.7)."""
+    return event.base_version, tuple(e.key for e in event.entries)
+
+
+def holds_whole(later: BranchHeld, earlier: BranchHeld) -> bool:
+    """Whether the branch ``later`` holds the branch ``earlier`` whole (REF-9.7): judged on
+    the same version, its entries begin with every one of ``earlier``'s, in their order (the
+    table went on recording on that branch after the answer to it was lost). Keeping the
+    later one keeps all the earlier one would have, and more: the earlier one is superseded."""
+    (base, keys), (their_base, their_keys) = later, earlier
+    return base == their_base and bool(their_keys) and keys[: len(their_keys)] == their_keys
+
+
 class EntriesMerged(GameEvent, frozen=True, kw_only=True):
     """Entries a table recorded offline on ``base_version``, stored as if they had arrived
     live because the game did not move meanwhile (REF-9.4): ``events`` are the events
