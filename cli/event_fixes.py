@@ -1,7 +1,8 @@
-"""``referee event undo-round / undrop / change / deck / draw``: putting an event's mistakes
-right in place, attaching decklists, and showing round 1's draw (docs/tournaments.md,
-"Organizer's day: fixing a mistake"). ``register`` adds them to ``cli.event``'s ``event``
-group; every command is a thin shell over ``service.event_fixes``."""
+"""``referee event undo-round / undrop / change / deck / draw / rating``: putting an event's
+mistakes right in place, attaching decklists, correcting a rating, and showing round 1's
+draw (docs/tournaments.md, "Organizer's day: fixing a mistake"). ``register`` adds them
+to ``cli.event``'s ``event`` group; every command is a thin shell over
+``service.event_fixes``."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ def register(group: typer.Typer) -> None:
         ("change", change),
         ("deck", deck),
         ("draw", draw),
+        ("rating", rating),
     ):
         group.command(name)(command)
 
@@ -128,5 +130,32 @@ def _print_draw(info: DrawInfo) -> None:
         typer.echo(f"no seed recorded: {info.rule}")
         return
     typer.echo(f"seed {info.seed}: {info.rule}")
+    rated = any(line.rating is not None for line in info.order)
     for n, line in enumerate(info.order, start=1):
-        typer.echo(f"{n:>4}  {line.name:<24} {line.player:<8} {line.key[:16]}")
+        shown = "" if not rated else f"{'-' if line.rating is None else line.rating:>5} "
+        typer.echo(f"{n:>4}  {line.name:<24} {line.player:<8} {shown}{line.key[:16]}")
+
+
+def rating(
+    event: EventArg,
+    name: EntrantArg,
+    value: Annotated[
+        str, typer.Argument(metavar="RATING", help="The rating, 0 to 9,999; - for none.")
+    ],
+    reason: LoggedReasonOpt,
+) -> None:
+    """Correct a player's rating until round 1 is paired (EV-2.11): round 1 is seeded by
+    rating, highest first (EV-5.6). '-' leaves the player without one.
+
+    \b
+    Example:
+      referee event rating $ev Ann 1850 --reason 'typed 1580'
+    """
+    with handled():
+        from service.api import rating_from
+
+        new = rating_from(value, "the rating")
+        who = settings.events().event_correct_rating(
+            event, name, new, reason=reason, by=settings.referee
+        )
+        typer.echo(f"{who}: {'no rating' if new is None else f'rating {new}'}")

@@ -41,16 +41,19 @@ class Undone(msgspec.Struct, kw_only=True):
 
 
 class DrawLine(msgspec.Struct, kw_only=True):
-    """A player's place in round 1's draw: id, name and the SHA-256 key that orders it."""
+    """A player's place in round 1's order: id, name, the rating that seeds them (``None``:
+    none, EV-2.11) and the SHA-256 key that orders them after it."""
 
     player: str
     name: str
     key: str
+    rating: int | None = None
 
 
 class DrawInfo(msgspec.Struct, kw_only=True):
-    """How round 1's order was drawn (EV-5.6): the seed and each player's key, smallest
-    first; ``seed`` is ``None`` for an event made before seeds were recorded."""
+    """How round 1's order was drawn (EV-5.6): the seed and each player's key and rating,
+    in round 1's order (by rating where given, then the keys, smallest first); ``seed`` is
+    ``None`` for an event made before seeds were recorded."""
 
     seed: int | None
     rule: str
@@ -58,6 +61,10 @@ class DrawInfo(msgspec.Struct, kw_only=True):
 
 
 DRAW_RULE = "players sorted by sha256('SEED:1:PLAYER-ID') in hex, smallest first"
+RATED_RULE = (
+    "players with a rating first, highest first (EV-5.6); equal ratings, and the players "
+    "without one after them, by sha256('SEED:1:PLAYER-ID') in hex, smallest first"
+)
 
 
 class EventFixes(Tournaments):
@@ -101,6 +108,18 @@ class EventFixes(Tournaments):
         loaded, facts = self._write(event_id, fixing.Undrop(player=player, reason=reason, by=by))
         fact = facts[0]
         assert isinstance(fact, f.PlayerUndropped)
+        return loaded.state.players[fact.player].name
+
+    @event_write("run")
+    def event_correct_rating(
+        self, event_id: str, player: str, rating: int | None, *, reason: str, by: str = ""
+    ) -> str:
+        """Correct a player's rating (``None``: none) until round 1 is paired (EV-2.11),
+        with a reason; their display name."""
+        command = fixing.CorrectRating(player=player, rating=rating, reason=reason, by=by)
+        loaded, facts = self._write(event_id, command)
+        fact = facts[0]
+        assert isinstance(fact, f.RatingCorrected)
         return loaded.state.players[fact.player].name
 
     @event_write("run")
@@ -222,9 +241,14 @@ class EventFixes(Tournaments):
         if not isinstance(seed, int):
             return DrawInfo(seed=None, rule="registration order (no seed recorded)", order=[])
         players = [e for e in state.players.values() if e.entry_round == 1]
-        lines = [DrawLine(player=e.id, name=e.name, key=draw_key(seed, 1, e.id)) for e in players]
-        lines.sort(key=lambda line: line.key)
-        return DrawInfo(seed=seed, rule=DRAW_RULE, order=lines)
+        lines = [
+            DrawLine(player=e.id, name=e.name, key=draw_key(seed, 1, e.id), rating=e.rating)
+            for e in players
+        ]
+        # the core's order for round 1 (``Tournament.seats``): ratings, then the draw
+        lines.sort(key=lambda line: (line.rating is None, -(line.rating or 0), line.key))
+        rated = any(line.rating is not None for line in lines)
+        return DrawInfo(seed=seed, rule=RATED_RULE if rated else DRAW_RULE, order=lines)
 
 
 class Repaired(msgspec.Struct, kw_only=True):
