@@ -871,6 +871,9 @@ class Posted(msgspec.Struct, kw_only=True):
     seed: int | None = None
     """Round 1's pairings: the seed of the draw the posting carries (EV-5.6), shown on the
     sheet so that a player can redo the draw by hand, not only a file's reader."""
+    rated: bool = False
+    """Round 1's pairings: some players had a rating, which orders them before the draw
+    does (EV-5.6, EV-2.11): the sheet says so."""
 
 
 def swiss_rows_of(shown: Sequence[dict[str, Any]], body: Sequence[dict[str, Any]]) -> bool:

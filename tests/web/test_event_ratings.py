@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import html
 import re
+from pathlib import Path
 
 import httpx
 from litestar import Litestar
 from litestar.testing import TestClient
 
 from service.app import open_service
+from service.seal import create_key, seal
 from tests.web.conftest import Tokens, auth, event_kinds
 from tests.web.test_desk_page import Desk
 
@@ -206,3 +208,27 @@ def test_ev_2_9_a_late_entrys_missed_rounds_show_in_the_pod_standings(
         places = svc.event_pod_places(event)
     assert places["Ivy"] == ["–"]
     assert places["Ann"][0] != "–"
+
+
+def test_ev_5_6_round_ones_sheet_says_the_ratings_came_before_the_draw(
+    client: Client, tokens: Tokens, store: str, tmp_path: Path
+) -> None:
+    """EV-5.6, EV-2.11: the sealed round-1 sheet tells how to redo the order: with ratings
+    given, the rated players first, highest first, then the keys; without, the keys alone
+    (as before)."""
+    key = tmp_path / "seal.pem"
+    create_key(key)
+    with open_service(store) as svc:
+        rated = svc.event_new("Rated", "prizmik", rounds=2, seed=4).event_id
+        svc.event_register(rated, ["Ann", "Ben", "Cal", "Dee"], ratings=[1500, 1600])
+        plain = svc.event_new("Plain", "prizmik", rounds=2, seed=4).event_id
+        svc.event_register(plain, ["Ann", "Ben", "Cal", "Dee"])
+        for event in (rated, plain):
+            svc.event_pair(event)
+        seal(svc.store, key)
+    said = "the players with a rating first, highest first (EV-2.11)"
+    for event, shown in ((rated, True), (plain, False)):
+        page = client.get(f"/events/{event}/pairings?round=1", headers=auth(tokens["head"]))
+        footer = page.text[page.text.index('id="posted-seed"') :].split("</p>")[0]
+        assert (said in footer) is shown, footer
+        assert "<code>4:1:PLAYER-ID</code>" in footer
