@@ -1,8 +1,8 @@
-"""``referee event undo-round / undrop / change / deck / draw / rating``: putting an event's
-mistakes right in place, attaching decklists, correcting a rating, and showing round 1's
-draw (docs/tournaments.md, "Organizer's day: fixing a mistake"). ``register`` adds them
-to ``cli.event``'s ``event`` group; every command is a thin shell over
-``service.event_fixes``."""
+"""``referee event undo-round / undrop / change / deck / draw / rating / players``: putting an
+event's mistakes right in place, attaching decklists, correcting a rating, listing the
+players with their ratings, and showing round 1's draw (docs/tournaments.md, "Organizer's
+day: fixing a mistake"). ``register`` adds them to ``cli.event``'s ``event`` group; every
+command is a thin shell over ``service.event_fixes``."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import typer
 from cli.face import EntrantArg, EventArg, JsonOpt, SealedOpt, emit, handled, one_deck, settings
 
 if TYPE_CHECKING:
-    from service.api import DrawInfo, EventInfo, Undone
+    from service.api import DrawInfo, EntrantRow, EventInfo, Undone
 
 LoggedReasonOpt = Annotated[str, typer.Option("--reason", help="Why (kept in the log and audit).")]
 
@@ -30,6 +30,7 @@ def register(group: typer.Typer) -> None:
         ("deck", deck),
         ("draw", draw),
         ("rating", rating),
+        ("players", players),
     ):
         group.command(name)(command)
 
@@ -134,6 +135,29 @@ def _print_draw(info: DrawInfo) -> None:
     for n, line in enumerate(info.order, start=1):
         shown = "" if not rated else f"{'-' if line.rating is None else line.rating:>5} "
         typer.echo(f"{n:>4}  {line.name:<24} {line.player:<8} {shown}{line.key[:16]}")
+
+
+def players(event: EventArg, as_json: JsonOpt = False) -> None:
+    """Every registered player in registration order: event id, name, rating (EV-2.11;
+    '-': none), player id across the house, and a late entry's first round or a drop.
+
+    \b
+    Example:
+      referee event players $ev --json
+    """
+    with handled():
+        emit(settings.events().event_players(event), as_json, _print_players)
+
+
+def _print_players(rows: list[EntrantRow]) -> None:
+    from service.wording import safe_text
+
+    for row in rows:
+        rating = "-" if row.rating is None else str(row.rating)
+        notes = [f"from round {row.entry_round}"] if row.entry_round > 1 else []
+        notes += [f"dropped after {row.dropped_after}"] if row.dropped_after is not None else []
+        extra = f"  ({', '.join(notes)})" if notes else ""
+        typer.echo(f"{row.player:<7} {safe_text(row.name):<24} {rating:>5}  {row.player_id}{extra}")
 
 
 def rating(

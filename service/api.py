@@ -57,6 +57,7 @@ if TYPE_CHECKING:
     )
     from service.event_fixes import (
         DrawInfo,
+        EntrantRow,
         Repaired,
         Undone,
     )
@@ -213,6 +214,7 @@ __all__ = [
     "CreateGame",
     "DrawInfo",
     "End",
+    "EntrantRow",
     "EventBoard",
     "EventHost",
     "EventInfo",
@@ -358,6 +360,7 @@ _HOME = {
     "pairings_csv": "service.eventprint",
     "standings_csv": "service.eventprint",
     "DrawInfo": "service.event_fixes",
+    "EntrantRow": "service.event_fixes",
     "Repaired": "service.event_fixes",
     "Undone": "service.event_fixes",
     "MAX_RATING": "service.roster",

@@ -362,6 +362,7 @@ class RefereeService:
     event_player_of = _Via(lambda s: s.parts.events.event_player_of)
     event_player_standing = _Via(lambda s: s.parts.events.event_player_standing)
     event_pod_places = _Via(lambda s: s.parts.events.event_pod_places)
+    event_players = _Via(lambda s: s.parts.events.event_players)
     event_late_notes = _Via(lambda s: s.parts.events.event_late_notes)
     event_register = _Via(lambda s: s.parts.events.event_register)
     event_repair = _Via(lambda s: s.parts.events.event_repair)

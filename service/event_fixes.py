@@ -30,7 +30,7 @@ from service.tournaments import (
     event_write,
 )
 
-__all__ = ["DrawInfo", "EventFixes", "Repaired", "Undone"]
+__all__ = ["DrawInfo", "EntrantRow", "EventFixes", "Repaired", "Undone"]
 
 
 class Undone(msgspec.Struct, kw_only=True):
@@ -58,6 +58,19 @@ class DrawInfo(msgspec.Struct, kw_only=True):
     seed: int | None
     rule: str
     order: list[DrawLine]
+
+
+class EntrantRow(msgspec.Struct, kw_only=True):
+    """A registered player as the organizer lists them: event id, name, id across the house,
+    rating (``None``: none, EV-2.11), first round (above 1: a late entry, EV-2.3) and the
+    round they dropped after (``None``: still in)."""
+
+    player: str
+    name: str
+    player_id: str
+    rating: int | None
+    entry_round: int
+    dropped_after: int | None
 
 
 DRAW_RULE = "players sorted by sha256('SEED:1:PLAYER-ID') in hex, smallest first"
@@ -231,6 +244,21 @@ class EventFixes(Tournaments):
         return DecklistNote(
             received=found in loaded.decks, lock_round=lock, locked=lock <= state.current_round
         )
+
+    def event_players(self, event_id: str) -> list[EntrantRow]:
+        """Every registered player in registration order, with their rating (EV-2.11)."""
+        state = self._event(event_id).state
+        return [
+            EntrantRow(
+                player=e.id,
+                name=e.name,
+                player_id=e.player_id if isinstance(e.player_id, str) else "",
+                rating=e.rating,
+                entry_round=e.entry_round,
+                dropped_after=e.dropped_after,
+            )
+            for e in sorted(state.players.values(), key=lambda e: e.order)
+        ]
 
     def event_draw(self, event_id: str) -> DrawInfo:
         """Round 1's draw (EV-5.6): the recorded seed and each round-1 player's key, in the

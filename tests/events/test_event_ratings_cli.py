@@ -22,7 +22,7 @@ def test_ev_5_6_round_1_is_seeded_by_the_ratings_given_on_the_command_line(
     """EV-5.6: ratings given with `--rating` (once per `--player`) and in a roster file
     (name,rating rows; a name with a comma quoted) seed round 1, highest first: 1 v n/2+1,
     the unrated after the rated, the lowest taking the bye; `event draw` lists them in that
-    order with their ratings; the registration prints each rating."""
+    order with their ratings; the registration and `event players` print each rating."""
     db = tmp_path / "s.db"
     event = new_event(db, "Seeded", "gammasphere", "--seed", "7", "--rounds", "2")
     roster = tmp_path / "roster.csv"
@@ -34,6 +34,15 @@ def test_ev_5_6_round_1_is_seeded_by_the_ratings_given_on_the_command_line(
     assert "Ann (p1, player id " in said
     assert ", rating 1500)" in said
     assert ", rating 2100)" in said
+    listed = as_json(db, "event", "players", event)
+    assert [(p["name"], p["rating"]) for p in listed] == [
+        ("Ann", 1500),
+        ("Eve", None),
+        ("Smith, Jo", 2100),
+        ("Cal", None),
+        ("Dee", 1800),
+    ]
+    assert "Smith, Jo                 2100  pl-" in ok(db, "event", "players", event)
     draw = as_json(db, "event", "draw", event)
     assert [(line["name"], line["rating"]) for line in draw["order"][:3]] == [
         ("Smith, Jo", 2100),
