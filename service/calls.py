@@ -355,6 +355,17 @@ def hall_items(
             row_r = report_row(event_id, state, report)
             since = report.answered_at or report.at
             why = f": {report.reason}" if report.reason else ""
+            answer = _answering(state, report)
+            if answer is not None:
+                # two reports each of their own games first read alike ("2-1-0" and
+                # "2-1-0") while they disagree: the line says so and gives both as the
+                # slip the staff enter (the slips page's words)
+                row_a = report_row(event_id, state, answer)
+                words = f": {report.reason};" if _in_words(event_id, state, report) else ":"
+                why = (
+                    f"{words} reported {row_a.result} (each their own games first: the slip "
+                    f"reads {row_r.slip} by {row_r.player}, {row_a.slip} by {row_a.player})"
+                )
             disagreements.append(
                 _item(
                     "disagreement",
@@ -379,12 +390,44 @@ def hall_items(
     return calls, disagreements
 
 
+def _answering(state: Tournament, report: ReportState) -> ReportState | None:
+    """The report the opponent filed against ``report`` (EV-11.5: a different result of
+    their own, which disputes it) while it is still open: theirs at the same table, filed
+    after it, the latest; ``None`` when they disputed it in words alone."""
+    at_table = state.table_reports.get((report.round, report.table), ())
+    for number in reversed(at_table):
+        other = state.reports[number]
+        if number <= report.number:
+            break
+        if other.player == report.answered_by and other.status in ("pending", "disputed"):
+            return other
+    return None
+
+
+def _in_words(event_id: str, state: Tournament, report: ReportState) -> bool:
+    """Whether ``report`` was disputed in the opponent's words, not by a report of their
+    own, whose dispute the domain words ``reports 2-1-0 (report 6)`` (``hall._file``)."""
+    if not report.reason:
+        return False
+    for number in state.table_reports.get((report.round, report.table), ()):
+        other = state.reports[number]
+        if number > report.number and other.player == report.answered_by:
+            own = report_row(event_id, state, other).result
+            if report.reason == f"reports {own} (report {number})":
+                return False
+    return True
+
+
 def call_line(call: CallState | GameCall, by: str) -> str:
     """A call's line in the queue: who called, why, and who holds it."""
+    # who escalated it and why: what the head reads before walking to the table (EV-10.5)
+    raised = (f" by {call.escalated_by}" if call.escalated_by else "") + (
+        f" ({call.escalation})" if call.escalation else ""
+    )
     held = {
         "open": "nobody has claimed it yet",
         "claimed": f"claimed by {call.holder}",
-        "escalated": "escalated to the head referee"
+        "escalated": f"escalated to the head referee{raised}"
         + (f", held by {call.holder}" if call.holder else ""),
     }[call.status]
     why = f": {call.reason}" if call.reason else ""

@@ -20,7 +20,7 @@ from typing import Literal
 import msgspec
 
 from referee.tournament import decisions as d
-from referee.tournament.clock import RoundClock, clock_text
+from referee.tournament.clock import RoundClock, clock_text, marks_allowed
 from referee.tournament.errors import unpaired
 from referee.tournament.playoff import round_words
 from referee.tournament.state import Tournament
@@ -78,6 +78,10 @@ class ClockView(msgspec.Struct, kw_only=True):
     """The round in words: ``round 3``, or ``semifinal (round 7)`` in a playoff (EV-6.6)."""
     event_ended: bool = False
     """The event has ended (EV-1.4): its clock takes no more marks or extensions."""
+    marks: list[str] = []
+    """The marks the clock takes now (EV-9.2: ``start`` while waiting, ``pause`` and
+    ``end`` while running, ``resume`` and ``end`` while paused; none once ended, for an
+    earlier round or an ended event): the head's page offers these alone."""
 
 
 class GameClock(msgspec.Struct, kw_only=True):
@@ -167,6 +171,7 @@ def clock_view(
         ],
         stage=round_words(state, number) if number else "",
         event_ended=state.ended,
+        marks=list(marks_allowed(shown_state)) if number and number == state.current_round else [],
     )
 
 

@@ -419,7 +419,7 @@ class RoomQueue(QueueFold):
             suggested = by_event.get((p.game_id, p.infraction), p.suggested)
             upgrade = suggested is not None and suggested != p.base
             dq = p.given == "disqualification"
-            line = f"{p.given} for {p.player} ({p.seat}): {p.infraction}"
+            line = f"{p.given} for {_seated(p.player, p.seat, found)}: {p.infraction}"
             if p.reason:
                 line += f" ({p.reason})"
             if upgrade:
@@ -555,26 +555,33 @@ class RoomQueue(QueueFold):
             # the game's rule variants (a dozen for a card game) said on every table the
             # queue lists: the table page has them; here "created" and who sit are enough
             event = msgspec.structs.replace(event, variants={})
-        return event.timestamp, _named(event_summary(event), event, g.players)
+        return event.timestamp, _named(event_summary(event), event, g.players, g)
 
     def _last_activity(self, gid: str, g: FoldedGame) -> datetime:
         """When the game last had an event (Q-1)."""
         return self._last_action(gid, g)[0]
 
 
-def _named(summary: str, event: object, players: Mapping[str, str]) -> str:
+def _named(summary: str, event: object, players: Mapping[str, str], g: FoldedGame) -> str:
     """``summary`` with the seat its event is about (a deck's, a penalty's, an action's
-    actor) named as the rest of the queue names it, "Ann (p2)": the events' own summaries
-    know seats only. Only that seat's first whole-word mention is named, so a seat's word
-    inside a move's notation is left as written."""
+    actor) named as the rest of the queue names it, "Ann (p2)" (``_seated``): the events'
+    own summaries know seats only. Only that seat's first whole-word mention is named, so
+    a seat's word inside a move's notation is left as written."""
     seat = getattr(event, "seat", None) or getattr(event, "actor", None)
     if not isinstance(seat, str):
         return summary
     name = players.get(seat)
     if not name or name == seat:
         return summary
-    named = f"{name} ({seat})"
+    named = _seated(name, seat, g)
     return re.sub(rf"(?<![\w-]){re.escape(seat)}(?![\w-])", lambda _: named, summary, count=1)
+
+
+def _seated(name: str, seat: str, g: FoldedGame) -> str:
+    """A seat's player as the queue names them: "Ann (p2)"; in a game of an event, "Ann"
+    alone, as the event's pages name its players: a game's seat ``p2`` is not the event's
+    player ``p2`` (another player, whom the desk's forms would take it for)."""
+    return name if g.meta.get("event", "").strip() else f"{name} ({seat})"
 
 
 def _round_clock(
@@ -650,18 +657,27 @@ def _triaged(view: RoomView, extra: list[QueueItem]) -> RoomView:
 def _one_item_a_table(items: list[QueueItem], *, over_time: bool = True) -> list[QueueItem]:
     """``items`` with a table's "no result yet" folded into its result disagreement, else
     into its "over time" item (Q-7): the more urgent one stays and says both (``over_time``
-    off for a scorekeeper, whose queue has no "over time": a disagreement only)."""
+    off for a scorekeeper, whose queue has no "over time": a disagreement only). An event
+    table's game idle (Q-1) is that table's "no result yet" item too, which says so: at a
+    slip-only event nothing is recorded in its games, and every table was listed twice."""
     argued: dict[tuple[str | None, int | None, str], QueueItem] = {
         (i.tournament, i.round, i.table): i
         for i in items
         if i.kind == "disagreement" and i.tournament
     }
     over = {i.game_id: i for i in items if over_time and i.kind == "overtime" and i.game_id}
+    waiting = {i.game_id for i in items if i.kind == "unreported" and i.game_id}
+    idle = {i.game_id: i for i in items if i.kind == "idle" and i.game_id in waiting}
     kept: list[QueueItem] = []
     for found in items:
+        if found.kind == "idle" and found.game_id in idle:
+            continue  # said by the table's own item
         if found.kind != "unreported":
             kept.append(found)
             continue
+        quiet = idle.get(found.game_id)
+        if quiet is not None and quiet.line not in found.line:
+            found.line += f" · {quiet.line}"
         disputed = argued.get((found.tournament, found.round, found.table))
         timed = over.get(found.game_id)
         if disputed is not None:

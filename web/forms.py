@@ -259,7 +259,8 @@ def _extend(svc: RefereeService, who: Principal, view: GameView, form: Form) -> 
     clock = extend(view.game_id, minutes, reason=reason, by=who.label)
     table = view.created.meta.get("table", "")
     given = next((t.extension_minutes for t in clock.tables if str(t.table) == table), minutes)
-    return f"table {table}: {minutes} more minutes ({reason}); {given} in all this round"
+    more = f"{minutes} more minute{'' if minutes == 1 else 's'}"
+    return f"table {table}: {more} ({reason}); {given} in all this round"
 
 
 ACTIONS: dict[str, Callable[[RefereeService, Principal, GameView, Form], str]] = {

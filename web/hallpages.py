@@ -220,7 +220,8 @@ async def clock_form(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
         reason = _bounded(form, "reason", REASON_LONGEST)
         minutes = _minutes(form.get("minutes", ""))
         await web.run_event_write(extend, event, table, minutes, reason=reason, by=who.label)
-        return formkeys.Outcome(True, f"table {table}: {minutes} more minutes ({reason})", 201)
+        more = f"{minutes} more minute{'' if minutes == 1 else 's'}"
+        return formkeys.Outcome(True, f"table {table}: {more} ({reason})", 201)
 
     return await _staff_form(request, event_id, "clock", act)
 

@@ -43,6 +43,9 @@ class GameCall(msgspec.Struct, frozen=True, kw_only=True):
     escalated: bool = False
     changed: datetime | None = None
     note: str = ""
+    escalated_by: str = ""
+    """Who handed it to the head referee, and ``escalation`` why (as an event's call)."""
+    escalation: str = ""
 
 
 def fold_call(calls: dict[int, GameCall], event: GameEvent) -> None:
@@ -62,8 +65,9 @@ def fold_call(calls: dict[int, GameCall], event: GameEvent) -> None:
         )
     elif event.step == "escalate":
         calls[event.call] = msgspec.structs.replace(
-            call, status="escalated", escalated=True, holder="", changed=at
-        )
+            call, status="escalated", escalated=True, holder="", changed=at,
+            escalated_by=event.by, escalation=event.note,
+        )  # fmt: skip
     else:
         calls[event.call] = msgspec.structs.replace(
             call, status="resolved", holder=event.by, changed=at, note=event.note

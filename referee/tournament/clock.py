@@ -29,12 +29,28 @@ __all__ = [
     "clock_text",
     "extended",
     "marked",
+    "marks_allowed",
 ]
 
 DEFAULT_MINUTES = 50
 """A round's length until the event sets one (EV-9.1; 50 minutes, a common Swiss round)."""
 
 ClockState = Literal["waiting", "running", "paused", "ended"]
+
+MARK_NEEDS: dict[str, tuple[ClockState, ...]] = {
+    "start": ("waiting",),
+    "pause": ("running",),
+    "resume": ("paused",),
+    "end": ("running", "paused"),
+}
+"""Each mark and the clock states it may be made in (EV-9.2): started once, paused and
+resumed in turn, ended once."""
+
+
+def marks_allowed(state: ClockState) -> tuple[str, ...]:
+    """The marks a clock in ``state`` takes now (EV-9.2), in the order of ``MARK_NEEDS``:
+    what a page offers, so that a phone shows no button the decision can only refuse."""
+    return tuple(mark for mark, needs in MARK_NEEDS.items() if state in needs)
 
 
 class RoundClock(msgspec.Struct, frozen=True, kw_only=True):

@@ -21,6 +21,7 @@ from referee.tournament.brackets import (
     round_robin_round,
     seed_bracket,
 )
+from referee.tournament.clock import MARK_NEEDS
 from referee.tournament.errors import Refusal, unpaired
 from referee.tournament.facts import (
     ByeAwarded,
@@ -493,12 +494,6 @@ def _short(text: str, clause: str) -> None:
         raise Refusal(clause, f"a reason is at most {MAX_CLOCK_TEXT} characters")
 
 
-_CLOCK_NEEDS: dict[str, tuple[str, ...]] = {
-    "start": ("waiting",),
-    "pause": ("running",),
-    "resume": ("paused",),
-    "end": ("running", "paused"),
-}
 _CLOCK_WORDS = {
     "waiting": "has not started",
     "running": "is running",
@@ -514,7 +509,7 @@ def _mark_clock(state: Tournament, command: MarkClock) -> tuple[Fact, ...]:
     if not number:
         raise Refusal("EV-9.2", "no round has been paired: the clock runs a paired round")
     clock = state.clock(number)
-    needs = _CLOCK_NEEDS.get(command.action)
+    needs = MARK_NEEDS.get(command.action)
     if needs is None:
         raise Refusal("EV-9.2", f"no clock action {command.action!r}: start, pause, resume, end")
     if clock.state not in needs:

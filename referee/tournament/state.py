@@ -140,6 +140,10 @@ class CallState(msgspec.Struct, frozen=True, kw_only=True):
     note: str = ""
     players: tuple[str, ...] = ()
     """The players of the table when the call was made: the call is about them (EV-10.8)."""
+    escalated_by: str = ""
+    """Who handed it to the head referee (EV-10.5), and ``escalation`` why: what the head
+    reads in the queue before walking to the table."""
+    escalation: str = ""
     taken_back: bool = False
     """Its round was taken back, or its table re-paired with other players, while it was
     not resolved (EV-10.8): it stays with its players for the judges, and no longer holds
@@ -937,9 +941,9 @@ def _fold_calls(state: Tournament, fact: Fact) -> Tournament:
             status = "escalated" if held.escalated else "claimed"
             claimed = replace(held, status=status, holder=by, changed=at)
             return replace(state, calls=state.calls.set(number, claimed))
-        case CallEscalated(call=number, at=at):
+        case CallEscalated(call=number, by=by, at=at, reason=why):
             raised = replace(state.calls[number], status="escalated", holder="", escalated=True,
-                             changed=at)  # fmt: skip
+                             changed=at, escalated_by=by, escalation=why)  # fmt: skip
             return replace(state, calls=state.calls.set(number, raised))
         case CallResolved(call=number, by=by, at=at, note=note):
             done = replace(state.calls[number], status="resolved", holder=by, changed=at, note=note)

@@ -424,8 +424,9 @@ def test_one_remaining_time_on_the_table_player_and_clock_pages(
 def test_the_clock_page_controls_for_the_head_and_a_table_referee(
     browser: Any, event: str, store: str, tokens: Tokens, request: pytest.FixtureRequest
 ) -> None:
-    """EV-9.2: the head referee pauses and resumes from the clock page, a refused mark
-    shows its clause; EV-9.4: a table referee extends only their own table."""
+    """EV-9.2: the head referee pauses from the clock page, which then offers resume and
+    end, not start; a mark made elsewhere meanwhile refuses the page's stale button, with
+    its clause; EV-9.4: a table referee extends only their own table."""
     server: ThreadServer = request.getfixturevalue("live_server")
     with open_service(Path(store)) as svc:
         svc.event_clock(event, "start")
@@ -435,7 +436,10 @@ def test_the_clock_page_controls_for_the_head_and_a_table_referee(
     head.wait_for_function(
         "document.querySelector('#round-clock .clock-state').textContent.trim() === 'paused'"
     )
-    head.click("#clock-start")
+    assert head.locator("#clock-start").count() == 0  # the marks of a paused clock only
+    with open_service(Path(store)) as svc:
+        svc.event_clock(event, "resume")  # another head's phone, before this page knew
+    head.click("#clock-resume")
     head.wait_for_function("document.getElementById('clock-said').textContent.includes('EV-9.2')")
     head.select_option("#extend-table", "2")
     head.fill("#extend-minutes", "4")
@@ -453,7 +457,11 @@ def test_the_clock_page_controls_for_the_head_and_a_table_referee(
     tom.context.close()
     with open_service(Path(store)) as svc:
         marks = [line.text for line in svc.event_log(event) if line.kind == "clock-marked"]
-        assert [m.split(" clock ")[1].split(" ")[0] for m in marks] == ["started", "paused"]
+        assert [m.split(" clock ")[1].split(" ")[0] for m in marks] == [
+            "started",
+            "paused",
+            "resumed",
+        ]
         assert svc.event_clock_view(event).tables[1].extension_minutes == 4
 
 

@@ -90,6 +90,10 @@
     const controls = document.getElementById("clock-controls");
     if (controls && controls.contains(document.activeElement)) return false;
     if (String(kept.data.round) !== page.dataset.round) return true;
+    // the controls offer the marks of the state they were drawn in (EV-9.2): a mark made
+    // elsewhere (another head's phone, the command line) draws them again
+    const round = document.getElementById("round-clock");
+    if (controls && round && round.dataset.state && kept.data.state !== round.dataset.state) return true;
     const shown = new Set([...page.querySelectorAll("[data-table]")].map((el) => el.dataset.table));
     const extended = new Set((kept.data.tables || []).filter((t) => t.extension_minutes && !t.finished).map((t) => String(t.table)));
     return shown.size !== extended.size || [...extended].some((t) => !shown.has(t));

@@ -381,9 +381,26 @@
       }
       else freshKey(form);  // the refused values are kept; corrected, they go under a key of their own
       // a refusal before the form was read (the role may not: a guard's) is a problem document
-      showResult(data.ok ? "good" : "bad", esc(data.message || data.detail || "refused"));
+      const said = esc(data.message || data.detail || "refused");
+      showResult(data.ok ? "good" : "bad", said);
+      sayAtForm(form, data.ok ? "good" : "bad", said);
     }
   });
+  // the answer said under the form that was sent too: on a phone the toolkit is far below
+  // the entry box's answer, so a referee who pressed "Give extra time" saw nothing happen
+  // and might press it again (a second extension, under a fresh key)
+  function sayAtForm(form, kind, html) {
+    const action = form.getAttribute("action");
+    const here = [...document.querySelectorAll("form.tool")].find((f) => f.getAttribute("action") === action) || form;
+    let note = here.nextElementSibling;
+    if (!note || !note.classList.contains("tool-said")) {
+      note = document.createElement("p");
+      note.setAttribute("role", "status");
+      here.after(note);
+    }
+    note.className = "tool-said result " + kind;
+    note.innerHTML = html;
+  }
   const kind = () => $("adjust-kind");
   document.addEventListener("change", (ev) => {
     if (ev.target === kind() && $("adjust-changes")) {
