@@ -184,8 +184,27 @@ def new(
 def register(
     event: EventArg,
     player: Annotated[
-        list[str], typer.Option("--player", help="A player's name (repeat for several).")
-    ],
+        list[str] | None,
+        typer.Option("--player", help="A player's name (repeat for several)."),
+    ] = None,
+    rating: Annotated[
+        list[int] | None,
+        typer.Option(
+            "--rating",
+            help="A player's rating, a whole number from 0 to 9,999, once per --player in the "
+            "same order (the players past them have none): round 1 is seeded by rating, "
+            "highest first (EV-5.6, EV-2.11).",
+        ),
+    ] = None,
+    players_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--players",
+            help="A roster file (CSV), one player a row: name,rating,player_id (the last two "
+            "may be empty or left out; a first row 'name,rating,...' is a header). Its "
+            "players are registered after any --player.",
+        ),
+    ] = None,
     deck: DeckOpt = None,
     sealed: SealedOpt = None,
     bye: Annotated[
@@ -226,31 +245,57 @@ def register(
     \b
     Example:
       referee event register $ev --player Ann --player Ben --player Cal
+      referee event register $ev --player Ann --rating 1850 --player Ben --rating 1720
+      referee event register $ev --players roster.csv    # name,rating rows
     """
     with handled():
         chosen = deck_from(deck, sealed, "give --deck FILE or --sealed COMMIT:SIZE, not both")
+        names, house_ids = list(player or []), list(player_id or [])
+        ratings: list[int | None] = list(rating or [])
+        if players_file is not None:
+            from service.api import read_roster
+
+            roster = read_roster(_read_text(players_file))
+            if len(house_ids) < len(names) and roster.player_ids:
+                fail("give --player-id for every --player, or no player ids in the roster")
+            if len(ratings) > len(names):
+                fail(f"{len(ratings)} --rating for {len(names)} --player: one a player")
+            ratings += [None] * (len(names) - len(ratings))
+            names += roster.names
+            ratings += roster.ratings
+            house_ids += roster.player_ids
         svc = settings.events()
         ids = svc.event_register(
             event,
-            player,
+            names,
             deck=chosen,
             byes=bye,
-            player_ids=player_id or (),
+            player_ids=house_ids,
             allow_similar=allow_similar,
             late_as_losses=late_as_losses,
+            ratings=ratings,
         )
         entrants = svc.event_state(event).players
         house = [str(entrants[i].player_id or "") for i in ids]
+        rated = [entrants[i].rating for i in ids]
         if as_json:
-            emit_json({"registered": player, "ids": ids, "player_ids": house})
+            emit_json({"registered": names, "ids": ids, "player_ids": house, "ratings": rated})
         else:
             typer.echo(
                 f"registered {len(ids)}: "
                 + ", ".join(
-                    f"{entrants[i].name} ({i}, player id {h})"
-                    for i, h in zip(ids, house, strict=True)
+                    f"{entrants[i].name} ({i}, player id {h}"
+                    + (f", rating {r})" if r is not None else ")")
+                    for i, h, r in zip(ids, house, rated, strict=True)
                 )
             )
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8-sig")  # a spreadsheet's CSV may start with a BOM
+    except (OSError, UnicodeDecodeError) as exc:
+        fail(f"{path}: cannot be read ({exc})")
 
 
 @event_app.command("drop")

@@ -1,7 +1,8 @@
-"""``referee event undo-round / undrop / change / deck / draw``: putting an event's mistakes
-right in place, attaching decklists, and showing round 1's draw (docs/tournaments.md,
-"Organizer's day: fixing a mistake"). ``register`` adds them to ``cli.event``'s ``event``
-group; every command is a thin shell over ``service.event_fixes``."""
+"""``referee event undo-round / undrop / change / deck / draw / rating / players``: putting an
+event's mistakes right in place, attaching decklists, correcting a rating, listing the
+players with their ratings, and showing round 1's draw (docs/tournaments.md, "Organizer's
+day: fixing a mistake"). ``register`` adds them to ``cli.event``'s ``event`` group; every
+command is a thin shell over ``service.event_fixes``."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import typer
 from cli.face import EntrantArg, EventArg, JsonOpt, SealedOpt, emit, handled, one_deck, settings
 
 if TYPE_CHECKING:
-    from service.api import DrawInfo, EventInfo, Undone
+    from service.api import DrawInfo, EntrantRow, EventInfo, Undone
 
 LoggedReasonOpt = Annotated[str, typer.Option("--reason", help="Why (kept in the log and audit).")]
 
@@ -28,6 +29,8 @@ def register(group: typer.Typer) -> None:
         ("change", change),
         ("deck", deck),
         ("draw", draw),
+        ("rating", rating),
+        ("players", players),
     ):
         group.command(name)(command)
 
@@ -128,5 +131,55 @@ def _print_draw(info: DrawInfo) -> None:
         typer.echo(f"no seed recorded: {info.rule}")
         return
     typer.echo(f"seed {info.seed}: {info.rule}")
+    rated = any(line.rating is not None for line in info.order)
     for n, line in enumerate(info.order, start=1):
-        typer.echo(f"{n:>4}  {line.name:<24} {line.player:<8} {line.key[:16]}")
+        shown = "" if not rated else f"{'-' if line.rating is None else line.rating:>5} "
+        typer.echo(f"{n:>4}  {line.name:<24} {line.player:<8} {shown}{line.key[:16]}")
+
+
+def players(event: EventArg, as_json: JsonOpt = False) -> None:
+    """Every registered player in registration order: event id, name, rating (EV-2.11;
+    '-': none), player id across the house, and a late entry's first round or a drop.
+
+    \b
+    Example:
+      referee event players $ev --json
+    """
+    with handled():
+        emit(settings.events().event_players(event), as_json, _print_players)
+
+
+def _print_players(rows: list[EntrantRow]) -> None:
+    from service.wording import safe_text
+
+    for row in rows:
+        rating = "-" if row.rating is None else str(row.rating)
+        notes = [f"from round {row.entry_round}"] if row.entry_round > 1 else []
+        notes += [f"dropped after {row.dropped_after}"] if row.dropped_after is not None else []
+        extra = f"  ({', '.join(notes)})" if notes else ""
+        typer.echo(f"{row.player:<7} {safe_text(row.name):<24} {rating:>5}  {row.player_id}{extra}")
+
+
+def rating(
+    event: EventArg,
+    name: EntrantArg,
+    value: Annotated[
+        str, typer.Argument(metavar="RATING", help="The rating, 0 to 9,999; - for none.")
+    ],
+    reason: LoggedReasonOpt,
+) -> None:
+    """Correct a player's rating until round 1 is paired (EV-2.11): round 1 is seeded by
+    rating, highest first (EV-5.6). '-' leaves the player without one.
+
+    \b
+    Example:
+      referee event rating $ev Ann 1850 --reason 'typed 1580'
+    """
+    with handled():
+        from service.api import rating_from
+
+        new = rating_from(value, "the rating")
+        who = settings.events().event_correct_rating(
+            event, name, new, reason=reason, by=settings.referee
+        )
+        typer.echo(f"{who}: {'no rating' if new is None else f'rating {new}'}")

@@ -99,6 +99,7 @@ _FACT_NAMES: tuple[str, ...] = (
     "RoundLengthSet",
     "ClockMarked",
     "TimeExtended",
+    "RatingCorrected",
 )
 """The facts of ``referee.tournament.facts`` stored as events, by name (the tests hold it
 to the union ``Fact``): their topics are known without importing the tournament package."""
@@ -254,7 +255,8 @@ def summary(event: GameEvent) -> str:
         case f.PlayerRegistered(player=p):
             deck = getattr(event, "deck", None)
             what = "late entry" if p.entry_round > 1 else "registered"
-            extra = f", {p.byes} awarded bye(s)" if p.byes else ""
+            extra = f", rating {p.rating}" if p.rating is not None else ""
+            extra += f", {p.byes} awarded bye(s)" if p.byes else ""
             if deck is not None:
                 sealed = isinstance(deck, SealedDeck) and deck.commitment
                 extra += f", {'sealed' if sealed else 'open'} list of {deck.size} cards"
@@ -296,6 +298,9 @@ def summary(event: GameEvent) -> str:
             return f"round {n} undone by {by or 'the head judge'}: {why}"
         case f.PlayerUndropped(player=p, reason=why):
             return f"undropped: {p} ({why})"
+        case f.RatingCorrected(player=p, rating=rating, reason=why):
+            now = "no rating" if rating is None else f"{rating}"
+            return f"rating corrected: {p} now {now} ({why})"
         case f.SettingsChanged(rounds=rounds, cut=cut, reason=why):
             changed = [f"{rounds} Swiss rounds"] if rounds is not None else []
             changed += [f"top {cut} cut" if cut else "no cut"] if cut is not None else []

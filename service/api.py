@@ -57,6 +57,7 @@ if TYPE_CHECKING:
     )
     from service.event_fixes import (
         DrawInfo,
+        EntrantRow,
         Repaired,
         Undone,
     )
@@ -161,6 +162,7 @@ if TYPE_CHECKING:
     from service.room_service import (
         RoomService,
     )
+    from service.roster import MAX_RATING, Roster, rating_from, ratings_from_lines, read_roster
     from service.toolkit import (
         ADJUSTMENT_GRAMMAR,
         penalty_advice,
@@ -200,6 +202,7 @@ __all__ = [
     "ADJUSTMENT_GRAMMAR",
     "CALL_SECONDS",
     "ITEM_KINDS",
+    "MAX_RATING",
     "NOTE_LIMIT",
     "PUBLIC_MODULES",
     "REASON_LIMIT",
@@ -211,6 +214,7 @@ __all__ = [
     "CreateGame",
     "DrawInfo",
     "End",
+    "EntrantRow",
     "EventBoard",
     "EventHost",
     "EventInfo",
@@ -245,6 +249,7 @@ __all__ = [
     "ReportRow",
     "RoomService",
     "RoomView",
+    "Roster",
     "StandingRow",
     "SyncOutcome",
     "Terms",
@@ -275,7 +280,10 @@ __all__ = [
     "perft",
     "player_line",
     "public_key_text",
+    "rating_from",
+    "ratings_from_lines",
     "read_posting",
+    "read_roster",
     "record_lines",
     "remove_unused_store",
     "render_board",
@@ -352,8 +360,14 @@ _HOME = {
     "pairings_csv": "service.eventprint",
     "standings_csv": "service.eventprint",
     "DrawInfo": "service.event_fixes",
+    "EntrantRow": "service.event_fixes",
     "Repaired": "service.event_fixes",
     "Undone": "service.event_fixes",
+    "MAX_RATING": "service.roster",
+    "Roster": "service.roster",
+    "rating_from": "service.roster",
+    "ratings_from_lines": "service.roster",
+    "read_roster": "service.roster",
     "CALL_SECONDS": "service.calls",
     "NOTE_LIMIT": "service.calls",
     "REASON_LIMIT": "service.calls",

@@ -30,7 +30,7 @@ from service.tournaments import (
     event_write,
 )
 
-__all__ = ["DrawInfo", "EventFixes", "Repaired", "Undone"]
+__all__ = ["DrawInfo", "EntrantRow", "EventFixes", "Repaired", "Undone"]
 
 
 class Undone(msgspec.Struct, kw_only=True):
@@ -41,23 +41,43 @@ class Undone(msgspec.Struct, kw_only=True):
 
 
 class DrawLine(msgspec.Struct, kw_only=True):
-    """A player's place in round 1's draw: id, name and the SHA-256 key that orders it."""
+    """A player's place in round 1's order: id, name, the rating that seeds them (``None``:
+    none, EV-2.11) and the SHA-256 key that orders them after it."""
 
     player: str
     name: str
     key: str
+    rating: int | None = None
 
 
 class DrawInfo(msgspec.Struct, kw_only=True):
-    """How round 1's order was drawn (EV-5.6): the seed and each player's key, smallest
-    first; ``seed`` is ``None`` for an event made before seeds were recorded."""
+    """How round 1's order was drawn (EV-5.6): the seed and each player's key and rating,
+    in round 1's order (by rating where given, then the keys, smallest first); ``seed`` is
+    ``None`` for an event made before seeds were recorded."""
 
     seed: int | None
     rule: str
     order: list[DrawLine]
 
 
+class EntrantRow(msgspec.Struct, kw_only=True):
+    """A registered player as the organizer lists them: event id, name, id across the house,
+    rating (``None``: none, EV-2.11), first round (above 1: a late entry, EV-2.3) and the
+    round they dropped after (``None``: still in)."""
+
+    player: str
+    name: str
+    player_id: str
+    rating: int | None
+    entry_round: int
+    dropped_after: int | None
+
+
 DRAW_RULE = "players sorted by sha256('SEED:1:PLAYER-ID') in hex, smallest first"
+RATED_RULE = (
+    "players with a rating first, highest first (EV-5.6); equal ratings, and the players "
+    "without one after them, by sha256('SEED:1:PLAYER-ID') in hex, smallest first"
+)
 
 
 class EventFixes(Tournaments):
@@ -101,6 +121,18 @@ class EventFixes(Tournaments):
         loaded, facts = self._write(event_id, fixing.Undrop(player=player, reason=reason, by=by))
         fact = facts[0]
         assert isinstance(fact, f.PlayerUndropped)
+        return loaded.state.players[fact.player].name
+
+    @event_write("run")
+    def event_correct_rating(
+        self, event_id: str, player: str, rating: int | None, *, reason: str, by: str = ""
+    ) -> str:
+        """Correct a player's rating (``None``: none) until round 1 is paired (EV-2.11),
+        with a reason; their display name."""
+        command = fixing.CorrectRating(player=player, rating=rating, reason=reason, by=by)
+        loaded, facts = self._write(event_id, command)
+        fact = facts[0]
+        assert isinstance(fact, f.RatingCorrected)
         return loaded.state.players[fact.player].name
 
     @event_write("run")
@@ -213,6 +245,21 @@ class EventFixes(Tournaments):
             received=found in loaded.decks, lock_round=lock, locked=lock <= state.current_round
         )
 
+    def event_players(self, event_id: str) -> list[EntrantRow]:
+        """Every registered player in registration order, with their rating (EV-2.11)."""
+        state = self._event(event_id).state
+        return [
+            EntrantRow(
+                player=e.id,
+                name=e.name,
+                player_id=e.player_id if isinstance(e.player_id, str) else "",
+                rating=e.rating,
+                entry_round=e.entry_round,
+                dropped_after=e.dropped_after,
+            )
+            for e in sorted(state.players.values(), key=lambda e: e.order)
+        ]
+
     def event_draw(self, event_id: str) -> DrawInfo:
         """Round 1's draw (EV-5.6): the recorded seed and each round-1 player's key, in the
         drawn order, so anyone can redo it."""
@@ -222,9 +269,14 @@ class EventFixes(Tournaments):
         if not isinstance(seed, int):
             return DrawInfo(seed=None, rule="registration order (no seed recorded)", order=[])
         players = [e for e in state.players.values() if e.entry_round == 1]
-        lines = [DrawLine(player=e.id, name=e.name, key=draw_key(seed, 1, e.id)) for e in players]
-        lines.sort(key=lambda line: line.key)
-        return DrawInfo(seed=seed, rule=DRAW_RULE, order=lines)
+        lines = [
+            DrawLine(player=e.id, name=e.name, key=draw_key(seed, 1, e.id), rating=e.rating)
+            for e in players
+        ]
+        # the core's order for round 1 (``Tournament.seats``): ratings, then the draw
+        lines.sort(key=lambda line: (line.rating is None, -(line.rating or 0), line.key))
+        rated = any(line.rating is not None for line in lines)
+        return DrawInfo(seed=seed, rule=RATED_RULE if rated else DRAW_RULE, order=lines)
 
 
 class Repaired(msgspec.Struct, kw_only=True):

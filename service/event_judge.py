@@ -124,6 +124,8 @@ def _fix(fact: f.Fact, following: f.Fact | None) -> fx.Fix | None:
             return fx.WithdrawPenalty(penalty=number, reason=reason, by=by, result=result)
         case f.DecklistAttached(player=player, by=by):
             return fx.AttachDecklist(player=player, by=by)
+        case f.RatingCorrected(player=player, rating=rating, reason=reason, by=by):
+            return fx.CorrectRating(player=player, rating=rating, reason=reason, by=by)
     return None
 
 

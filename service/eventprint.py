@@ -55,6 +55,9 @@ def people(state: Tournament) -> dict[str, str]:
     }
 
 
+MISSED = "–"
+"""A round a late entry missed, in a pod event's places (EV-2.3)."""
+
 _WORD = re.compile(r"(?<![\w-])([\w-]+)(?![\w-])")
 """A whole word of an id's letters (``p3``, ``hal-9``): an id made of them is matched as one."""
 _ID_LETTERS = re.compile(r"[\w-]+")
@@ -521,14 +524,38 @@ class EventPrinting(Tournaments):
         """As ``event_game_place`` for a game already loaded (its ``meta``)."""
         return game_place(self, meta, game_id)
 
+    def event_late_notes(self, event_id: str) -> dict[str, str]:
+        """What a late entry's missed rounds count as, per player name (EV-2.3): the
+        standings' places show each as ``–``, and this says it in words."""
+        state = self.event_state(event_id)
+        names = people(state)
+        notes: dict[str, str] = {}
+        for p, e in state.players.items():
+            missed = sum(1 for n in state.rounds if n < e.entry_round)
+            if not missed:
+                continue
+            rounds = "round 1" if missed == 1 else f"rounds 1-{missed}"
+            notes[names[p]] = (
+                f"{rounds} missed as a late entry: a match loss each (EV-2.9)"
+                if e.late_as_losses is True
+                else f"{rounds} missed as a late entry: not played (EV-I.6)"
+            )
+        return notes
+
     def event_pod_places(self, event_id: str) -> dict[str, list[str]]:
-        """A pod event's places per player name, round by round (``1st``, ``3rd``)."""
+        """A pod event's places per player name, round by round (``1st``, ``3rd``); a
+        round a late entry missed is ``–`` (a match loss, EV-2.9, or not played, EV-I.6:
+        ``event_late_notes`` says which), so each place stays under its round."""
         from referee.tournament.model import Placement
         from referee.tournament.playoff import ordinal
 
         state = self.event_state(event_id)
         names = people(state)
-        out: dict[str, list[str]] = {names[p]: [] for p in state.players}
+        paired = sorted(state.rounds)
+        out: dict[str, list[str]] = {
+            names[p]: [MISSED] * sum(1 for n in paired if n < e.entry_round)
+            for p, e in state.players.items()
+        }
         for number in sorted(state.rounds):
             for pairing in state.rounds[number].pairings:
                 if pairing.bye:

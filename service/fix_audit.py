@@ -1,4 +1,4 @@
-"""The audit's lines for the facts that fix a mistake in place (EV-1.5, EV-2.7, EV-2.8,
+"""The audit's lines for the facts that fix a mistake in place (EV-1.5, EV-2.7, EV-2.8, EV-2.11,
 EV-3.9, EV-5.13, EV-8.7): what ``Tournaments.event_audit`` lists beside overrides,
 corrections, penalties and drops."""
 
@@ -34,4 +34,7 @@ def fix_item(fact: f.Fact) -> dict[str, Any] | None:
             return {**item, "game": g} if g else item
         case f.DecklistAttached(player=player, by=by):
             return {"what": "decklist attached", "player": player, "by": by}
+        case f.RatingCorrected(player=player, rating=rating, reason=why, by=by):
+            return {"what": "rating corrected", "player": player, "rating": rating, "reason": why,
+                    "by": by}  # fmt: skip
     return None

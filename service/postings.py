@@ -871,6 +871,9 @@ class Posted(msgspec.Struct, kw_only=True):
     seed: int | None = None
     """Round 1's pairings: the seed of the draw the posting carries (EV-5.6), shown on the
     sheet so that a player can redo the draw by hand, not only a file's reader."""
+    rated: bool = False
+    """Round 1's pairings: some players had a rating, which orders them before the draw
+    does (EV-5.6, EV-2.11): the sheet says so."""
 
 
 def swiss_rows_of(shown: Sequence[dict[str, Any]], body: Sequence[dict[str, Any]]) -> bool:
@@ -928,6 +931,9 @@ class EventBoard(msgspec.Struct, kw_only=True):
     playoff: bool = False  # a bracket has been paired (the bracket page has something)
     pods: bool = False
     places: dict[str, list[str]] = {}  # a pod event: each player's places, round by round
+    late: dict[str, str] = {}
+    """A pod event's late entries: what the rounds they missed (``–`` in ``places``) count
+    as, by name (a match loss each, EV-2.9, or not played, EV-I.6)."""
     placed: list[int] = []
     """The shown round's tables whose slip gives places (``reported_in_places``: pods, a
     pod event's table of two too); the others' slip is W-L-D (a pod event's playoff too)."""
@@ -1216,6 +1222,20 @@ class PenaltyLine(msgspec.Struct, kw_only=True, frozen=True):
     round: int
     effect: str
     withdrawn: bool
+    in_places: bool = False
+    """Whether the table it took effect at reports places, not W-L-D (a pod, EV-7.5;
+    ``reported_in_places``): the result without it is then typed as places."""
+
+
+def _penalty_in_places(state: Tournament, at: tuple[int, int] | None) -> bool:
+    """Whether the table ``at`` (round, table) reports each player's place (EV-7.5)."""
+    from referee.tournament.decisions import reported_in_places
+
+    rnd = state.rounds.get(at[0]) if at is not None else None
+    pairing = rnd.table(at[1]) if rnd is not None and at is not None else None
+    if state.settings is None or rnd is None or pairing is None:
+        return False
+    return reported_in_places(state.settings, rnd.kind, len(pairing.players))
 
 
 def penalty_lines(state: Tournament) -> list[PenaltyLine]:
@@ -1250,6 +1270,7 @@ def penalty_lines(state: Tournament) -> list[PenaltyLine]:
                 round=given.round,
                 effect=effect,
                 withdrawn=number in state.withdrawn_penalties,
+                in_places=_penalty_in_places(state, at),
             )
         )
     return listed
@@ -1717,6 +1738,7 @@ class Postings:
             playoff=any(is_playoff(r) for r in state.rounds.values()),
             pods=info.pods,
             places=svc.event_pod_places(event_id) if info.pods else {},
+            late=svc.event_late_notes(event_id) if info.pods else {},
             placed=_placed_tables(state, shown),
         )
         return board, state

@@ -1300,8 +1300,13 @@ class Tournaments:
         late_as_losses: bool = False,
         player_ids: Sequence[str] = (),
         allow_similar: bool = False,
+        ratings: Sequence[int | None] = (),
     ) -> list[str]:
         """Register players (a late entry once round 1 is paired); their ids, in order.
+
+        ``ratings`` (or ``rating`` for one) in the order of ``names``, ``None`` or past
+        them: no rating; each a whole number from 0 to 9,999 (EV-2.11). Round 1 is seeded
+        by them, highest first (EV-5.6).
 
         ``deck`` (open or sealed) is the event decklist every game of the player uses;
         sealed lists stay sealed. Every player is bound to an id across the house (EV-2.2):
@@ -1329,6 +1334,12 @@ class Tournaments:
                 raise EventRefusedError("EV-2.2", f"player id {wanted!r} is given twice")
             ids.append(wanted)
         ids += [new_player_id() for _ in names[len(ids) :]]
+        rated = list(ratings) if rating is None else [rating, *ratings]
+        if len(rated) > len(names):
+            raise EventRefusedError(
+                "EV-2.11", f"{len(rated)} ratings for {len(names)} players: one rating a player"
+            )
+        rated += [None] * (len(names) - len(rated))
         cleaned: list[str] = []
         for name in names:
             try:
@@ -1343,13 +1354,13 @@ class Tournaments:
             d.Register(
                 name=name,
                 byes=byes,
-                rating=rating,
+                rating=rated_one,
                 table=table,
                 player_id=house_id,
                 late_as_losses=late_as_losses,
                 allow_similar=allow_similar,
             )
-            for name, house_id in zip(cleaned, ids, strict=True)
+            for name, house_id, rated_one in zip(cleaned, ids, rated, strict=True)
         ]
         facts = list(self._decide(loaded.state, d.RegisterMany(players=tuple(each))))
         extra = {0: {"deck": deck}} if deck is not None else None

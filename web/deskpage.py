@@ -43,9 +43,10 @@ from referee.kit.decks import Deck
 from referee.tournament.decisions import entries_closed, pairing_over
 from referee.tournament.errors import Refusal
 from referee.tournament.facts import PENALTY_LEVELS
+from referee.tournament.model import Entrant
 from referee.tournament.penalties import INFRACTIONS
 from service.access import AccessDeniedError, Principal, authorize_event
-from service.api import admit, need
+from service.api import MAX_RATING, admit, need, rating_from, ratings_from_lines
 from service.bounds import LIST
 from service.errors import RefusedError
 from service.wording import correction_consequence
@@ -145,6 +146,10 @@ async def desk_page(
             audit_latest=len(latest),
             audit_count=len(entries),
             names=[p.name for p in entrants],  # one datalist the player fields share
+            # before round 1, the rated players in the order they seed it (EV-5.6, EV-2.11)
+            seeds=None if current else _seeds(entrants),
+            unrated=sum(1 for p in entrants if p.rating is None and p.dropped_after is None),
+            max_rating=f"{MAX_RATING:,}",
             dropped=sum(1 for p in entrants if p.dropped_after is not None),
             penalties=await web.run(web.svc.event_penalty_lines, event),
             deck_game=deck_game,
@@ -157,6 +162,15 @@ async def desk_page(
             **formkeys.key_field(),
         )
     )
+
+
+def _seeds(entrants: list[Entrant]) -> list[tuple[str, int]]:
+    """The active players with a rating, highest first (equal ratings in registration
+    order here; the draw orders them in round 1: ``referee event draw``)."""
+    rated = [
+        (p.name, p.rating) for p in entrants if p.rating is not None and p.dropped_after is None
+    ]
+    return sorted(rated, key=lambda seed: -seed[1])
 
 
 def _said(refusal: Refusal | None) -> str:
@@ -366,7 +380,7 @@ async def desk_form(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
             return await more(web, who, event, form)
         raise RefusedError(
             "the desk's forms are pair, pair-hand, drop, undrop, deck, penalty, withdraw, "
-            "repair, repair-hand, undo, end, register, correct, change, start-round, "
+            "repair, repair-hand, undo, end, register, rating, correct, change, start-round, "
             f"end-round and length, not {action!r}"
         )
 
@@ -377,6 +391,7 @@ async def _register(web: Web, who: Principal, event: str, form: dict[str, str]) 
     """``event register``: players by name, one a line (after round 1: late entries)."""
     register = _admitted(who, web.svc.event_register, need("enter"))
     names, ids = _lines(form, "names"), _lines(form, "player_ids")
+    ratings = ratings_from_lines(_bounded(form, "ratings", HAND_LONGEST))
     byes = _whole(form, "byes", "EV-2.4", "byes") or 0
     deck = _optional_deck(form)
     before = (await web.run(web.svc.event_info, event)).current_round
@@ -389,16 +404,31 @@ async def _register(web: Web, who: Principal, event: str, form: dict[str, str]) 
         player_ids=ids,
         allow_similar=form.get("allow_similar", "") == "yes",
         late_as_losses=form.get("late_as_losses", "") == "yes",
+        ratings=ratings,
     )
     entrants = (await web.run(web.svc.event_state, event)).players
     listed = ", ".join(
-        f"{entrants[i].name} ({i}, player id {entrants[i].player_id or ''})" for i in made
+        f"{entrants[i].name} ({i}, player id {entrants[i].player_id or ''}"
+        + (f", rating {entrants[i].rating})" if entrants[i].rating is not None else ")")
+        for i in made
     )
     late = f"; a late entry, paired from round {before + 1} (EV-2.3)" if before else ""
     if before and form.get("late_as_losses", "") == "yes":  # what the standings now count
         missed = "round 1" if before == 1 else f"rounds 1-{before}"
         late += f", with a match loss for {missed} missed (EV-2.9)"
     return Outcome(True, f"registered {len(made)}: {listed}{late}", 201)
+
+
+async def _rating(web: Web, who: Principal, event: str, form: dict[str, str]) -> Outcome:
+    """``event rating``: a player's rating corrected before round 1, with the reason
+    (EV-2.11)."""
+    correct = _admitted(who, web.svc.event_correct_rating, need("run"))
+    player = _player(form)
+    rating = rating_from(_bounded(form, "rating", NAME_LONGEST), "the rating")
+    reason = _bounded(form, "reason", REASON_LONGEST)
+    name = await web.run_event_write(correct, event, player, rating, reason=reason, by=who.label)
+    now = "no rating" if rating is None else f"rating {rating}"
+    return Outcome(True, f"{name}: {now} (EV-2.11)", 201)
 
 
 async def _correct(web: Web, who: Principal, event: str, form: dict[str, str]) -> Outcome:
@@ -461,6 +491,7 @@ async def _length(web: Web, who: Principal, event: str, form: dict[str, str]) ->
 More = Callable[[Web, Principal, str, dict[str, str]], Awaitable[Outcome]]
 _MORE: dict[str, More] = {
     "register": _register,
+    "rating": _rating,
     "correct": _correct,
     "change": _change,
     "start-round": _mark("start"),
@@ -468,7 +499,7 @@ _MORE: dict[str, More] = {
     "length": _length,
 }
 """The desk's forms past the first ones: what the command line's ``event register /
-correct / change / start-round / end-round / length`` do."""
+rating / correct / change / start-round / end-round / length`` do."""
 
 
 DESK_PAGES = [desk_page, desk_form]

@@ -58,6 +58,14 @@ Small = Annotated[int, msgspec.Meta(ge=0, le=1_000)]
 Table = Annotated[int, msgspec.Meta(ge=1, le=100_000)]
 RoundNumber = Annotated[int, msgspec.Meta(ge=1, le=1_000)]  # Swiss and playoff rounds
 EventId = FromPath[str]
+# A rating (EV-2.11): the service refuses one outside 0 to 9,999 naming the clause.
+RatingNumber = Annotated[
+    int,
+    msgspec.Meta(
+        description="A whole number from 0 to 9,999 (EV-2.11): round 1 is seeded by rating, "
+        "highest first (EV-5.6); outside it the registration is refused (400, EV-2.11)"
+    ),
+]
 
 
 class NewEvent(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -84,6 +92,8 @@ class RegisterIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     late_as_losses: bool = False
     """A late entry takes a match loss (0-2) for each round already played (EV-2.9); left
     out, the rounds missed are not counted as played (EV-I.6)."""
+    rating: RatingNumber | None = None  # one player's rating (EV-2.11)
+    ratings: list[RatingNumber | None] = []  # the players' ratings, in order (null: none)
 
 
 class Registered(msgspec.Struct, kw_only=True):

@@ -1,6 +1,7 @@
 """The API's routes for fixing an event's mistakes in place, its penalties, decklists and
 draw (``/api/events/ID/...``), over ``service.event_fixes``: the same methods as
-``referee event repair / undo-round / undrop / change / penalty / end / deck / draw``.
+``referee event repair / undo-round / undrop / change / penalty / end / deck / draw /
+rating``.
 
 The head referee runs every write here (the guard ``may_event("run")``); the draw is
 read by anyone who reads the event. Status codes as for the other event routes: 201
@@ -44,6 +45,20 @@ class UndropIn(msgspec.Struct, kw_only=True):
 
 class Undropped(msgspec.Struct, kw_only=True):
     player: str
+
+
+class RatingIn(msgspec.Struct, kw_only=True):
+    """A player's corrected rating, 0 to 9,999 (``null``: none), until round 1 is paired
+    (EV-2.11), with the reason."""
+
+    player: str
+    rating: int | None
+    reason: str
+
+
+class RatingSet(msgspec.Struct, kw_only=True):
+    player: str
+    rating: int | None
 
 
 class ChangeIn(msgspec.Struct, kw_only=True):
@@ -143,6 +158,18 @@ class EventFixesController(Controller):
             writer.svc.event_undrop, event_id, data.player, **_said(writer, data)
         )
         return _created(Undropped(player=name), event_id)
+
+    @post(
+        "/{event_id:str}/ratings",
+        summary="Correct a player's rating until round 1 is paired (EV-2.11)",
+        **RUN,
+    )
+    async def correct_rating(
+        self, writer: WriterDep, event_id: EventId, data: JSONBody[RatingIn]
+    ) -> Response[RatingSet]:
+        fix = writer.svc.event_correct_rating
+        name = await writer.event(fix, event_id, data.player, data.rating, **_said(writer, data))
+        return _created(RatingSet(player=name, rating=data.rating), event_id)
 
     @post(
         "/{event_id:str}/settings",

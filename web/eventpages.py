@@ -97,7 +97,14 @@ def _posted(
         final_order=final_order,
         public_key=web.svc.public_key_of(posting.checkpoint),
         seed=posting.seed if isinstance(posting.seed, int) else None,
+        rated=isinstance(posting.seed, int) and _rated(web, event_id),
     )
+
+
+def _rated(web: Web, event_id: str) -> bool:
+    """Whether a player of round 1 has a rating, which seeds it before the draw (EV-5.6)."""
+    players = web.svc.event_state(event_id).players.values()
+    return any(p.rating is not None for p in players if p.entry_round == 1)
 
 
 def _context(who: Any, **more: Any) -> dict[str, Any]:

@@ -625,6 +625,9 @@ def _register(
         raise closed
     if command.byes < 0:
         raise Refusal("EV-2.4", "awarded byes cannot be negative")
+    rating_refused = fixing.check_rating(command.rating, name)
+    if rating_refused is not None:
+        raise rating_refused
     if command.late_as_losses and entry == 1:
         raise Refusal(
             "EV-2.9", "match losses for missed rounds are for late entries: round 1 is not paired"

@@ -42,6 +42,7 @@ __all__ = [
     "PlayerDropped",
     "PlayerRegistered",
     "PlayerUndropped",
+    "RatingCorrected",
     "ReportConfirmed",
     "ReportDisputed",
     "ReportFiled",
@@ -247,6 +248,16 @@ class PlayerUndropped(_Fact, frozen=True, kw_only=True, tag="player-undropped"):
     by: str = ""
 
 
+class RatingCorrected(_Fact, frozen=True, kw_only=True, tag="rating-corrected"):
+    """A player's rating corrected before round 1 is paired (EV-2.11); ``None``: the player
+    has no rating now."""
+
+    player: str
+    rating: int | None
+    reason: str
+    by: str = ""
+
+
 class SettingsChanged(_Fact, frozen=True, kw_only=True, tag="settings-changed"):
     """The number of Swiss rounds or the cut changed while still possible (EV-1.5);
     ``None`` leaves that setting as it was."""
@@ -402,6 +413,7 @@ Fact = (
     | TimeExtended
     | RoundUndone
     | PlayerUndropped
+    | RatingCorrected
     | SettingsChanged
     | GamesVoided
     | PenaltyWithdrawn

@@ -1,5 +1,6 @@
 """Decisions that fix a mistake in place (EV-1.5, EV-2.7, EV-3.9, EV-5.12, EV-5.13, EV-8.7),
-apply an event penalty to the match (EV-8.6), attach a decklist (EV-2.8), and the seeded
+apply an event penalty to the match (EV-8.6), attach a decklist (EV-2.8), correct a rating
+before round 1 (EV-2.11), and the seeded
 checks slips against the games recorded (EV-3.10).
 
 Pure, like ``decisions``: each takes the folded ``Tournament`` and gives new facts or
@@ -26,6 +27,7 @@ from referee.tournament.facts import (
     PenaltyRecorded,
     PenaltyWithdrawn,
     PlayerUndropped,
+    RatingCorrected,
     ResultCorrected,
     RoundUndone,
     SettingsChanged,
@@ -37,13 +39,16 @@ from referee.tournament.state import TableState, Tournament
 from referee.tournament.state import fold as fold_facts
 
 __all__ = [
+    "MAX_RATING",
     "AttachDecklist",
     "ChangeSettings",
+    "CorrectRating",
     "Fix",
     "RePair",
     "UndoRound",
     "Undrop",
     "WithdrawPenalty",
+    "check_rating",
     "current_table",
     "decide_fix",
     "game_losses_to_come",
@@ -112,7 +117,38 @@ class AttachDecklist(msgspec.Struct, frozen=True, kw_only=True):
     held: str = ""
 
 
-Fix = RePair | UndoRound | Undrop | ChangeSettings | WithdrawPenalty | AttachDecklist
+class CorrectRating(msgspec.Struct, frozen=True, kw_only=True):
+    """Correct a registered player's rating (``None``: they have none) until round 1 is
+    paired (EV-2.11): round 1 is seeded by rating (EV-5.6)."""
+
+    player: str
+    rating: int | None
+    reason: str
+    by: str = ""
+
+
+Fix = (
+    RePair | UndoRound | Undrop | ChangeSettings | WithdrawPenalty | AttachDecklist | CorrectRating
+)
+
+
+MAX_RATING = 9_999
+"""The highest rating a player is registered with (EV-2.11): Elo, Glicko and the like fit."""
+
+
+def check_rating(rating: int | None, name: str) -> Refusal | None:
+    """The refusal (EV-2.11) of a rating outside 0 to ``MAX_RATING`` (or not a whole
+    number) for the player ``name``; ``None`` for a rating in bounds, or none."""
+    if rating is None:
+        return None
+    if isinstance(rating, bool) or not isinstance(rating, int):
+        return Refusal("EV-2.11", f"{name}'s rating is a whole number, not {rating!r}")
+    if not 0 <= rating <= MAX_RATING:
+        return Refusal(
+            "EV-2.11",
+            f"{name}'s rating is a whole number from 0 to {MAX_RATING:,}, not {rating:,}",
+        )
+    return None
 
 
 # -- reads the decisions share -----------------------------------------------------------
@@ -646,6 +682,32 @@ def _attach(state: Tournament, command: AttachDecklist) -> tuple[Fact, ...]:
     return (DecklistAttached(player=found, by=command.by),)
 
 
+def _rating(state: Tournament, command: CorrectRating) -> tuple[Fact, ...]:
+    if not command.reason.strip():
+        raise Refusal("EV-2.11", "a rating's correction needs a reason")
+    found = state.find(command.player)
+    if found is None:
+        raise Refusal("EV-2.1", f"{command.player!r} is not a registered player")
+    entrant = state.players[found]
+    refused = check_rating(command.rating, entrant.name)
+    if refused is not None:
+        raise refused
+    if state.current_round:
+        raise Refusal(
+            "EV-2.11",
+            "round 1 has been paired: the order the ratings gave it stands, so a rating is no "
+            "longer corrected",
+        )
+    if command.rating == entrant.rating:
+        held = "no rating" if entrant.rating is None else f"the rating {entrant.rating}"
+        raise Refusal(
+            "EV-2.11", f"{entrant.name} already has {held}: nothing changed, nothing is recorded"
+        )
+    return (
+        RatingCorrected(player=found, rating=command.rating, reason=command.reason, by=command.by),
+    )
+
+
 _FIXES: dict[type, Callable[[Tournament, Any], tuple[Fact, ...]]] = {
     RePair: _repair,
     UndoRound: _undo,
@@ -653,5 +715,6 @@ _FIXES: dict[type, Callable[[Tournament, Any], tuple[Fact, ...]]] = {
     ChangeSettings: _settings,
     WithdrawPenalty: _withdraw,
     AttachDecklist: _attach,
+    CorrectRating: _rating,
 }
 """The decision of each fix, as ``decisions._DECISIONS`` holds each command's."""

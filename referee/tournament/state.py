@@ -49,6 +49,7 @@ from referee.tournament.facts import (
     PlayerDropped,
     PlayerRegistered,
     PlayerUndropped,
+    RatingCorrected,
     ReportConfirmed,
     ReportDisputed,
     ReportFiled,
@@ -816,6 +817,9 @@ def _fold_entrants(state: Tournament, fact: Fact) -> Tournament:
         case PlayerUndropped(player=player):
             entrant = replace(state.players[player], dropped_after=None)
             return replace(state, players=state.players.set(player, entrant))
+        case RatingCorrected(player=player, rating=rating):
+            entrant = replace(state.players[player], rating=rating)
+            return replace(state, players=state.players.set(player, entrant))
         case SettingsChanged(rounds=rounds, cut=cut):
             assert state.settings is not None
             settings = state.settings
@@ -1015,6 +1019,7 @@ _FOLDS: dict[type, Callable[[Tournament, Any], Tournament]] = {
     PlayerRegistered: _fold_entrants,
     PlayerDropped: _fold_entrants,
     PlayerUndropped: _fold_entrants,
+    RatingCorrected: _fold_entrants,
     SettingsChanged: _fold_entrants,
     EventEnded: _fold_entrants,
     EventHandedOver: _fold_entrants,

@@ -29,6 +29,7 @@ from referee.tournament.draw import draw_key, seeded_order
 from referee.tournament.fixing import (
     AttachDecklist,
     ChangeSettings,
+    CorrectRating,
     RePair,
     UndoRound,
     Undrop,
@@ -353,6 +354,62 @@ def test_ev_5_6_round_1_is_drawn_from_the_seed() -> None:
     assert {frozenset((order[i], order[i + half])) for i in range(half)} == pairs(one, 1)
     unseeded = run(event(names), PairNext())
     assert next(p for p in unseeded.rounds[1].pairings if p.bye).players == ("p9",)
+
+
+def _rated(ratings: dict[str, int | None], seed: int = 7) -> Tournament:
+    state = event((), seed=seed)
+    return run(state, *(Register(name=n, rating=r) for n, r in ratings.items()))
+
+
+def test_ev_2_11_a_rating_is_a_whole_number_from_0_to_9999() -> None:
+    """EV-2.11: a registration's rating outside 0 to 9,999 is refused, naming the clause and
+    the player; 0 and 9,999 are taken, and so is none."""
+    state = event(("Ann",))
+    for wrong in (-1, 10_000, 2**40):
+        found = refusal(state, Register(name="Ben", rating=wrong))
+        assert found.clause == "EV-2.11"
+        assert f"Ben's rating is a whole number from 0 to 9,999, not {wrong:,}" in str(found)
+    state = run(state, Register(name="Ben", rating=0), Register(name="Cal", rating=9_999))
+    assert {p.name: p.rating for p in state.players.values()} == {
+        "Ann": None,
+        "Ben": 0,
+        "Cal": 9_999,
+    }
+
+
+def test_ev_5_6_round_1_follows_the_ratings_highest_first_then_the_draw() -> None:
+    """EV-5.6, EV-2.11: round 1 pairs the rated players highest first (1 v n/2+1), those
+    without a rating after them in the draw's order; the lowest takes an odd count's bye."""
+    ratings = {"Ann": 1500, "Ben": None, "Cal": 2100, "Dee": 1800, "Eve": 1200}
+    state = run(_rated(ratings), PairNext())
+    ids = {p.name: p.id for p in state.players.values()}
+    order = [ids[n] for n in ("Cal", "Dee", "Ann", "Eve", "Ben")]
+    assert next(p for p in state.rounds[1].pairings if p.bye).players == (order[-1],)
+    assert pairs(state, 1) == {frozenset((order[0], order[2])), frozenset((order[1], order[3]))}
+
+
+def test_ev_2_11_a_rating_is_corrected_with_a_reason_until_round_1_is_paired() -> None:
+    """EV-2.11: a correction with a reason changes the rating round 1 is seeded by (or takes
+    it away); refused without a reason, outside the bounds, for the rating already held, for
+    no player (EV-2.1), and once round 1 is paired."""
+    state = _rated({"Ann": 1500, "Ben": 1600, "Cal": 1700, "Dee": 1800})
+    fix = CorrectRating(player="Ann", rating=1900, reason="typed 1500", by="Hana")
+    assert decide(state, fix) == (
+        f.RatingCorrected(player="p1", rating=1900, reason="typed 1500", by="Hana"),
+    )
+    assert refused(state, CorrectRating(player="Ann", rating=1900, reason=" ")) == "EV-2.11"
+    assert refused(state, CorrectRating(player="Ann", rating=10_000, reason="x")) == "EV-2.11"
+    same = refusal(state, CorrectRating(player="Ben", rating=1600, reason="x"))
+    assert "Ben already has the rating 1600: nothing changed" in str(same)
+    assert refused(state, CorrectRating(player="Zed", rating=1, reason="x")) == "EV-2.1"
+    corrected = run(state, fix, CorrectRating(player="Dee", rating=None, reason="unrated"))
+    assert corrected.players["p1"].rating == 1900
+    assert corrected.players["p4"].rating is None
+    paired = run(corrected, PairNext())  # Ann 1900 v Ben 1600, Cal 1700 v Dee (unrated)
+    assert pairs(paired, 1) == {frozenset(("p1", "p2")), frozenset(("p3", "p4"))}
+    late = refusal(paired, CorrectRating(player="Ann", rating=1500, reason="x"))
+    assert late.clause == "EV-2.11"
+    assert "round 1 has been paired" in str(late)
 
 
 def test_ev_5_11_a_manual_pairing_needs_a_reason() -> None:
