@@ -310,13 +310,6 @@ def _open_event(state: Tournament) -> Settings:
     return settings
 
 
-def _player(state: Tournament, who: str) -> str:
-    found = state.find(who)
-    if found is None:
-        raise Refusal("EV-2.1", f"{who!r} is not a registered player")
-    return found
-
-
 def _playoff(kind: RoundKind) -> bool:
     return kind in ("cut", "elimination")
 
@@ -427,7 +420,7 @@ def decide(state: Tournament, command: Command) -> tuple[Fact, ...]:
 
 def _award_bye(state: Tournament, command: AwardBye) -> tuple[Fact, ...]:
     _open_event(state)
-    player = _player(state, command.player)
+    player = state.registered(command.player)
     if command.round <= state.current_round:
         raise Refusal("EV-2.4", f"round {command.round} has already been paired")
     return (ByeAwarded(player=player, round=command.round, reason=command.reason),)
@@ -648,7 +641,7 @@ def _register(
 
 def _drop(state: Tournament, who: str, reason: str) -> tuple[Fact, ...]:
     _open_event(state)
-    player = _player(state, who)
+    player = state.registered(who)
     entrant = state.players[player]
     if entrant.dropped_after is not None:
         raise Refusal(
@@ -926,7 +919,7 @@ def _game_result(state: Tournament, game: str, placings: dict[str, int]) -> tupl
         raise Refusal("EV-3.7", f"round {key[0]} table {key[1]} is already decided")
     resolved: list[tuple[str, int]] = []
     for who, place in placings.items():
-        player = _player(state, who)
+        player = state.registered(who)
         if player not in current.players:
             raise Refusal("EV-3.8", f"{who} does not play at round {key[0]} table {key[1]}")
         resolved.append((player, place))
@@ -1026,7 +1019,7 @@ def _correct(
 
 def _penalty(state: Tournament, command: RecordPenalty) -> tuple[Fact, ...]:
     _open_event(state)
-    player = _player(state, command.player)
+    player = state.registered(command.player)
     if command.infraction not in INFRACTIONS:
         raise Refusal(
             "EV-8.4",

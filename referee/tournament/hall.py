@@ -147,9 +147,7 @@ def _open_round(state: Tournament, clause: str) -> int:
 
 def player_table(state: Tournament, who: str, clause: str) -> tuple[str, int]:
     """The player ``who`` names and their table in the current round, or a refusal."""
-    player = state.find(who)
-    if player is None:
-        raise Refusal("EV-2.1", f"{who!r} is not a registered player")
+    player = state.registered(who)
     number = state.current_round
     rnd = state.rounds.get(number)
     pairing = next((p for p in rnd.pairings if player in p.players), None) if rnd else None
