@@ -301,10 +301,9 @@ def placement_against_game_losses(state: Tournament, table: TableState, result: 
 
 def decide_fix(state: Tournament, command: Fix) -> tuple[Fact, ...]:
     """The facts ``command`` produces in ``state``, or a ``Refusal``."""
-    if state.settings is None:
-        raise Refusal("EV-1.1", "no event has been created yet")
-    if state.ended and not isinstance(command, WithdrawPenalty):
-        raise Refusal("EV-1.4", "the event has ended: nothing more can be entered")
+    state.created()
+    if not isinstance(command, WithdrawPenalty):  # a withdrawal is taken after the end
+        state.running()
     decision = _FIXES.get(type(command))
     if decision is None:
         raise TypeError(f"not a fix: {command!r}")

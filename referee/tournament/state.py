@@ -220,6 +220,19 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
 
     # -- players
 
+    def created(self) -> Settings:
+        """The event's settings, or the refusal that no event has been created (EV-1.1)."""
+        if self.settings is None:
+            raise Refusal("EV-1.1", "no event has been created yet")
+        return self.settings
+
+    def running(self) -> Settings:
+        """``created``'s settings, or the refusal that the event has ended (EV-1.4)."""
+        settings = self.created()
+        if self.ended:
+            raise Refusal("EV-1.4", "the event has ended: nothing more can be entered")
+        return settings
+
     def registered(self, who: str) -> str:
         """The id of the player ``who`` identifies (``find``), or the refusal that it names
         no registered player (EV-2.1)."""
