@@ -1256,8 +1256,11 @@ def penalty_lines(state: Tournament) -> list[PenaltyLine]:
         elif given.penalty == "game-loss":
             effect = f"{where}: waits for the next game" if where else "waits for the next game"
         else:
-            # at a pod the player is placed last and the others play on (EV-I.11)
-            lost = "placed last in the pod" if pods else "match lost"
+            # at a pod the player is placed last and the others play on (EV-I.11); a pod
+            # event's playoff table is a match, lost as any other (EV-6.4)
+            lost = (
+                "placed last in the pod" if pods and _penalty_in_places(state, at) else "match lost"
+            )
             effect = f"{where}: {lost}" if where else "no match decided"
             if given.penalty == "disqualification":
                 effect += "; dropped"

@@ -32,7 +32,14 @@ from referee.tournament.facts import (
     RoundUndone,
     SettingsChanged,
 )
-from referee.tournament.model import Placement, Round, Score, TableKey, games_to_win
+from referee.tournament.model import (
+    PLAYOFF_KINDS,
+    Placement,
+    Round,
+    Score,
+    TableKey,
+    games_to_win,
+)
 from referee.tournament.pairing import Seat, pair_swiss
 from referee.tournament.pods import pair_pods
 from referee.tournament.state import TableState, Tournament
@@ -503,11 +510,12 @@ def _match_loss(
     """The match at ``table`` lost by ``penalty.player`` by the games the match needs, its
     open games closed as void; ``None`` where it cannot be applied. At a pod table the
     player is placed last in the pod's result (``Tournament.result``, EV-I.11): the facts
-    are the voided games once no other player of the pod is left to play them."""
+    are the voided games once no other player of the pod is left to play them. A pod
+    event's playoff table is a match (EV-6.4), lost as any other."""
     settings = state.settings
     assert settings is not None
     name = state.players[penalty.player].name
-    if settings.pods:
+    if settings.pods and state.rounds[table.round].kind not in PLAYOFF_KINDS:
         last = state.placed_last((table.round, table.table)) | {penalty.player}
         if len(set(table.players) - last) > 1:
             return ()  # the others play on; their result is reported as usual

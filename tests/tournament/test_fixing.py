@@ -740,3 +740,28 @@ def test_ev_1_5_a_change_to_the_settings_the_event_has_is_refused() -> None:
     changed = run(state, ChangeSettings(rounds=3, cut=2, reason="a smaller cut"))
     assert changed.settings is not None
     assert changed.settings.cut == 2
+
+
+def test_ev_8_6_a_match_loss_at_a_pod_events_playoff_table_loses_the_match() -> None:
+    """EV-6.4, EV-8.6, EV-I.11: a pod event's playoff table is a match (W-L-D with a
+    winner), so a match loss there reports the match lost by the games needed, as in any
+    bracket, and the final is paired from it; 'placed last in the pod' is for the pods of
+    the Swiss rounds. It used to take the pod's way (no slip: the player placed last), which
+    left the semifinal in places and the final refused, asking for a correction."""
+    names = ("Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal")
+    state = run(event(names, pods=True, rounds=1, cut=4, match="bo1"), PairNext())
+    for pairing in state.rounds[1].pairings:
+        assert pairing.table is not None
+        order = ",".join(f"{n}:{p}" for n, p in enumerate(pairing.players, start=1))
+        state = run(state, ReportResult(round=1, table=pairing.table, slip=order))
+    state = run(state, PairNext())  # the cut: semifinals of two
+    first, second = state.rounds[2].pairings[0].players
+    loser = state.players[second].name
+    state = run(state, RecordPenalty(player=loser, infraction="cheating", penalty="match-loss"))
+    assert state.result(2, 1) == Score(1, 0)
+    from service.postings import penalty_lines  # the desk's list of penalties says so too
+
+    assert penalty_lines(state)[0].effect == "round 2 table 1: match lost"
+    state = run(state, ReportResult(round=2, table=2, slip="1-0-0"))
+    state = run(state, PairNext())  # the final, from the semifinals' winners
+    assert first in state.rounds[3].pairings[0].players
