@@ -35,6 +35,7 @@ from referee.game.calls import GameCall, game_calls
 from referee.game.commands import AnswerCall, CallJudge
 from referee.tournament import facts as tf
 from referee.tournament import hall as h
+from referee.tournament.decisions import reported_in_places
 from referee.tournament.errors import Refusal
 from referee.tournament.model import Pairing
 from referee.tournament.playoff import round_words
@@ -273,7 +274,13 @@ def player_hall(
         ),
         None,
     )
-    two = len(pairing.players) == 2 and state.settings is not None and not state.settings.pods
+    # a two-player match, a pod event's playoff table too (EV-6.4), not a pod (EV-11.1)
+    two = (
+        len(pairing.players) == 2
+        and state.settings is not None
+        and rnd is not None
+        and not reported_in_places(state.settings, rnd.kind, 2)
+    )
     decided = state.result(number, table) is not None
     reports: list[HallReport] = []
     for r in (state.reports[n] for n in state.table_reports.get(at_table, ())):

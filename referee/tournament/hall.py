@@ -17,7 +17,7 @@ import msgspec
 
 from referee import calls
 from referee.calls import NOTE_LIMIT, REASON_LIMIT
-from referee.tournament.decisions import ReportResult, decide
+from referee.tournament.decisions import ReportResult, decide, reported_in_places
 from referee.tournament.errors import Refusal
 from referee.tournament.facts import (
     CallClaimed,
@@ -235,7 +235,9 @@ def _file(state: Tournament, command: FileReport) -> tuple[Fact, ...]:
         name = state.players[player].name
         raise Refusal("EV-11.2", f"{name} plays at table {table}, not table {command.table}")
     current = state.tables[(number, table)]
-    if settings.pods or len(current.players) != 2:
+    kind = state.rounds[number].kind
+    if len(current.players) != 2 or reported_in_places(settings, kind, len(current.players)):
+        # a pod event's playoff table is a match (EV-6.4): its players report it
         raise Refusal("EV-11.1", "players report two-player matches; the staff enter pods")
     known = state.result(number, table)
     if known is not None:

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from referee.tournament import (
     CreateEvent,
     EndRound,
+    PairNext,
     Register,
     ReportResult,
     Score,
@@ -316,3 +317,27 @@ def test_ev_10_8_a_call_folded_without_its_players_is_taken_back_with_them() -> 
         live, rebuilt = run(kept, command), run(state, command)
         assert live.calls[1] == rebuilt.calls[1]
         assert call_row("e", live, live.calls[1], AT, 60).players == ["Ann", "Cal"]
+
+
+def test_ev_11_1_a_pod_events_playoff_match_is_reported_by_its_players() -> None:
+    """EV-11.1, EV-6.4: a pod event's cut is a bracket of two-player matches reported W-L-D
+    (not pods), so its players report their match as any two-player table's do, and their
+    page offers the form; only the pods themselves are the staff's. Both refused it as a
+    pod ('the staff enter pods') since the event has pods."""
+    from service.calls import player_hall
+    from tests.tournament.helpers import event
+
+    names = ("Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal")
+    state = run(event(names, pods=True, rounds=1, cut=4, match="bo1"), PairNext())
+    assert player_hall(state, state.rounds[1].pairings[0].players[0]).can_report is False  # type: ignore[union-attr]
+    for pairing in state.rounds[1].pairings:
+        assert pairing.table is not None
+        order = ",".join(f"{n}:{p}" for n, p in enumerate(pairing.players, start=1))
+        state = run(state, ReportResult(round=1, table=pairing.table, slip=order))
+    state = run(state, PairNext())  # the cut: semifinals of two
+    first, second = state.rounds[2].pairings[0].players
+    assert player_hall(state, first).can_report is True  # type: ignore[union-attr]
+    name, other = state.players[first].name, state.players[second].name
+    state = run(state, FileReport(player=name, result="1-0", at=AT))
+    state = run(state, FileReport(player=other, result="0-1", at=AT))
+    assert state.result(2, 1) == Score(1, 0)
