@@ -280,18 +280,12 @@ Command = (
 # -- helpers ----------------------------------------------------------------------
 
 
-def _event(state: Tournament) -> Settings:
-    if state.settings is None:
-        raise Refusal("EV-1.1", "no event has been created yet")
-    return state.settings
-
-
 def entries_closed(state: Tournament) -> Refusal | None:
     """Why the event takes no more entries (EV-2.3: once round 1 of an event that is not
     Swiss is paired, or once the cut is made), ``None`` while a player may still enter: the
     registration's refusal, and what the desk shows instead of a form that can only be
     refused."""
-    settings = _event(state)
+    settings = state.created()
     if state.current_round < 1:
         return None
     if settings.format != "swiss":
@@ -301,20 +295,6 @@ def entries_closed(state: Tournament) -> Refusal | None:
     if state.cut:
         return Refusal("EV-2.3", "the Swiss rounds are over: the cut has been made")
     return None
-
-
-def _open_event(state: Tournament) -> Settings:
-    settings = _event(state)
-    if state.ended:
-        raise Refusal("EV-1.4", "the event has ended: nothing more can be entered")
-    return settings
-
-
-def _player(state: Tournament, who: str) -> str:
-    found = state.find(who)
-    if found is None:
-        raise Refusal("EV-2.1", f"{who!r} is not a registered player")
-    return found
 
 
 def _playoff(kind: RoundKind) -> bool:
@@ -357,7 +337,7 @@ def reported_in_places(settings: Settings, kind: RoundKind, players: int) -> boo
 def _slip(
     state: Tournament, number: int, table: int, text: str, *, replayed: bool = False
 ) -> Score | Placement:
-    settings = _event(state)
+    settings = state.created()
     rnd = state.rounds.get(number)
     if rnd is None:
         raise Refusal("EV-3.5", unpaired(number))
@@ -426,15 +406,15 @@ def decide(state: Tournament, command: Command) -> tuple[Fact, ...]:
 
 
 def _award_bye(state: Tournament, command: AwardBye) -> tuple[Fact, ...]:
-    _open_event(state)
-    player = _player(state, command.player)
+    state.running()
+    player = state.registered(command.player)
     if command.round <= state.current_round:
         raise Refusal("EV-2.4", f"round {command.round} has already been paired")
     return (ByeAwarded(player=player, round=command.round, reason=command.reason),)
 
 
 def _start_round(state: Tournament, command: StartRound) -> tuple[Fact, ...]:
-    _open_event(state)
+    state.running()
     number = command.round
     if number not in state.rounds:
         raise Refusal("EV-5.10", unpaired(number))
@@ -446,7 +426,7 @@ def _start_round(state: Tournament, command: StartRound) -> tuple[Fact, ...]:
 
 
 def _end_round(state: Tournament, command: EndRound) -> tuple[Fact, ...]:
-    _open_event(state)
+    state.running()
     number = command.round
     if number not in state.rounds:
         raise Refusal("EV-5.10", unpaired(number))
@@ -458,7 +438,7 @@ def _end_round(state: Tournament, command: EndRound) -> tuple[Fact, ...]:
 
 
 def _end_event(state: Tournament, command: EndEvent) -> tuple[Fact, ...]:
-    _open_event(state)
+    state.running()
     reason = command.reason
     if state.open_round() is not None:
         raise Refusal("EV-1.4", "a round is still open: finish or correct it first")
@@ -477,7 +457,7 @@ def _end_event(state: Tournament, command: EndEvent) -> tuple[Fact, ...]:
 
 
 def _set_round_length(state: Tournament, command: SetRoundLength) -> tuple[Fact, ...]:
-    _open_event(state)
+    state.running()
     if not 1 <= command.minutes <= MAX_ROUND_MINUTES:
         raise Refusal("EV-9.1", f"a round lasts 1 to {MAX_ROUND_MINUTES} minutes")
     _short(command.reason, "EV-9.1")
@@ -505,7 +485,7 @@ _CLOCK_WORDS = {
 
 def _mark_clock(state: Tournament, command: MarkClock) -> tuple[Fact, ...]:
     """A mark on the current round's clock, in the order EV-9.2 allows."""
-    _open_event(state)
+    state.running()
     number = state.current_round
     if not number:
         raise Refusal("EV-9.2", "no round has been paired: the clock runs a paired round")
@@ -525,7 +505,7 @@ def _mark_clock(state: Tournament, command: MarkClock) -> tuple[Fact, ...]:
 
 def _extend_time(state: Tournament, command: ExtendTime) -> tuple[Fact, ...]:
     """Extra minutes for one table of the current round, with a reason (EV-9.4)."""
-    _open_event(state)
+    state.running()
     number = state.current_round
     if not number:
         raise Refusal("EV-9.4", "no round has been paired: there is no table to extend")
@@ -596,7 +576,7 @@ def _register_many(state: Tournament, command: RegisterMany) -> tuple[Fact, ...]
 def _register(
     state: Tournament, command: Register, known: _Known | None = None
 ) -> tuple[Fact, ...]:
-    _open_event(state)  # refused once the event has ended (EV-1.4)
+    state.running()  # refused once the event has ended (EV-1.4)
     name = command.name.strip()
     if not name:
         raise Refusal("EV-2.2", "a player needs a name")
@@ -647,8 +627,8 @@ def _register(
 
 
 def _drop(state: Tournament, who: str, reason: str) -> tuple[Fact, ...]:
-    _open_event(state)
-    player = _player(state, who)
+    state.running()
+    player = state.registered(who)
     entrant = state.players[player]
     if entrant.dropped_after is not None:
         raise Refusal(
@@ -676,7 +656,7 @@ def _playoff_concession(state: Tournament, player: str) -> tuple[Fact, ...]:
         return ()  # decided: a winner who drops is not replaced (EV-6.9)
     name = state.players[player].name
     table = state.tables[(number, pairing.table)]
-    settings = _event(state)
+    settings = state.created()
     need = games_to_win(settings.match)
     played = table.games_score()  # for the first-listed player
     first = table.players[0] == player
@@ -694,7 +674,7 @@ def _playoff_concession(state: Tournament, player: str) -> tuple[Fact, ...]:
 
 
 def _next_kind(state: Tournament) -> RoundKind:
-    settings = _event(state)
+    settings = state.created()
     if settings.format == "elimination":
         return "elimination"
     if settings.format == "round-robin":
@@ -745,7 +725,7 @@ def _round_robin_players(state: Tournament, number: int) -> list[str]:
     schedule has been paired (EV-5.9)."""
     players = [e.id for e in sorted(state.players.values(), key=lambda e: e.order)]
     schedule_rounds = len(players) - 1 + len(players) % 2
-    total = _event(state).rounds or schedule_rounds
+    total = state.created().rounds or schedule_rounds
     if number > min(total, schedule_rounds):
         raise Refusal("EV-5.9", "every round of the round robin has been paired")
     return players
@@ -754,7 +734,7 @@ def _round_robin_players(state: Tournament, number: int) -> list[str]:
 def _pair_next(
     state: Tournament, ranking: Sequence[tuple[str, int]] | None = None
 ) -> tuple[Fact, ...]:
-    _open_event(state)
+    state.running()
     open_round = state.open_round()
     if open_round is not None:
         raise Refusal(
@@ -781,7 +761,7 @@ def _plan(state: Tournament) -> SwissPlan | msgspec.UnsetType:
     """What round 1's pairing fixes of a Swiss event whose organiser set no number of rounds
     (EV-I.14): the default from the players taking part in it, kept unchanged afterwards;
     unset on any other round, in a pod event, and when the organiser set the rounds."""
-    settings = _event(state)
+    settings = state.created()
     if state.current_round or settings.rounds is not None:
         return msgspec.UNSET
     plan = state.default_plan()
@@ -789,7 +769,7 @@ def _plan(state: Tournament) -> SwissPlan | msgspec.UnsetType:
 
 
 def _pair_bracket(state: Tournament, number: int, kind: RoundKind) -> tuple[Fact, ...]:
-    settings = _event(state)
+    settings = state.created()
     previous = [r for r in state.kind_rounds(kind)]
     if not previous:
         if kind == "cut":
@@ -823,7 +803,7 @@ MANUAL_NAMED = 4
 
 
 def _manual_round(state: Tournament, number: int, spec: dict[str, Any]) -> Any:
-    settings = _event(state)
+    settings = state.created()
     kind: RoundKind
     if settings.format == "swiss":
         swiss = len(state.kind_rounds("swiss", "pods"))
@@ -848,7 +828,7 @@ def _manual_round(state: Tournament, number: int, spec: dict[str, Any]) -> Any:
 def _pair_manual(
     state: Tournament, spec: dict[str, Any], reason: str, by: str = ""
 ) -> tuple[Fact, ...]:
-    _open_event(state)
+    state.running()
     if not reason.strip():
         raise Refusal("EV-5.11", "a manual pairing needs a reason")
     open_round = state.open_round()
@@ -869,7 +849,7 @@ def _pair_manual(
 def _change_pairing(
     state: Tournament, spec: dict[str, Any], reason: str, by: str
 ) -> tuple[Fact, ...]:
-    _open_event(state)
+    state.running()
     number = fixing.latest_round(state, reason, "EV-5.12", "a change of pairings")
     for (rnd, _), table in state.tables.items():
         if rnd == number and (table.reported is not None or table.game_results):
@@ -893,7 +873,7 @@ def _table(state: Tournament, number: int, table: int) -> Any:
 
 
 def _link(state: Tournament, number: int, table: int, game: str) -> tuple[Fact, ...]:
-    _open_event(state)
+    state.running()
     current = _table(state, number, table)
     if game in state.games:
         where = state.games[game]
@@ -911,7 +891,7 @@ def _link(state: Tournament, number: int, table: int, game: str) -> tuple[Fact, 
 
 
 def _game_result(state: Tournament, game: str, placings: dict[str, int]) -> tuple[Fact, ...]:
-    _open_event(state)
+    state.running()
     key = state.games.get(game)
     if key is None:
         raise Refusal("EV-3.8", f"game {game} is not linked to any table")
@@ -926,7 +906,7 @@ def _game_result(state: Tournament, game: str, placings: dict[str, int]) -> tupl
         raise Refusal("EV-3.7", f"round {key[0]} table {key[1]} is already decided")
     resolved: list[tuple[str, int]] = []
     for who, place in placings.items():
-        player = _player(state, who)
+        player = state.registered(who)
         if player not in current.players:
             raise Refusal("EV-3.8", f"{who} does not play at round {key[0]} table {key[1]}")
         resolved.append((player, place))
@@ -938,7 +918,7 @@ def _game_result(state: Tournament, game: str, placings: dict[str, int]) -> tupl
 def _report(
     state: Tournament, number: int, table: int, text: str, by: str, *, replayed: bool = False
 ) -> tuple[Fact, ...]:
-    settings = _open_event(state)
+    settings = state.running()
     current = _table(state, number, table)
     if current.reported is not None:
         raise Refusal(
@@ -995,7 +975,7 @@ def _correct(
     *,
     replayed: bool = False,
 ) -> tuple[Fact, ...]:
-    _event(state)
+    state.created()
     current = _table(state, number, table)
     if state.result(number, table) is None:
         raise Refusal(
@@ -1025,8 +1005,8 @@ def _correct(
 
 
 def _penalty(state: Tournament, command: RecordPenalty) -> tuple[Fact, ...]:
-    _open_event(state)
-    player = _player(state, command.player)
+    state.running()
+    player = state.registered(command.player)
     if command.infraction not in INFRACTIONS:
         raise Refusal(
             "EV-8.4",

@@ -301,10 +301,9 @@ def placement_against_game_losses(state: Tournament, table: TableState, result: 
 
 def decide_fix(state: Tournament, command: Fix) -> tuple[Fact, ...]:
     """The facts ``command`` produces in ``state``, or a ``Refusal``."""
-    if state.settings is None:
-        raise Refusal("EV-1.1", "no event has been created yet")
-    if state.ended and not isinstance(command, WithdrawPenalty):
-        raise Refusal("EV-1.4", "the event has ended: nothing more can be entered")
+    state.created()
+    if not isinstance(command, WithdrawPenalty):  # a withdrawal is taken after the end
+        state.running()
     decision = _FIXES.get(type(command))
     if decision is None:
         raise TypeError(f"not a fix: {command!r}")
@@ -405,9 +404,7 @@ def _undo(state: Tournament, command: UndoRound) -> tuple[Fact, ...]:
 def _undrop(state: Tournament, command: Undrop) -> tuple[Fact, ...]:
     if not command.reason.strip():
         raise Refusal("EV-2.7", "an undrop needs a reason")
-    found = state.find(command.player)
-    if found is None:
-        raise Refusal("EV-2.1", f"{command.player!r} is not a registered player")
+    found = state.registered(command.player)
     entrant = state.players[found]
     if entrant.dropped_after is None:
         raise Refusal("EV-2.7", f"{entrant.name} has not dropped")
@@ -663,9 +660,7 @@ def decklist_lock_round(state: Tournament, player: str) -> int:
 
 
 def _attach(state: Tournament, command: AttachDecklist) -> tuple[Fact, ...]:
-    found = state.find(command.player)
-    if found is None:
-        raise Refusal("EV-2.1", f"{command.player!r} is not a registered player")
+    found = state.registered(command.player)
     entrant = state.players[found]
     lock = decklist_lock_round(state, found)
     if lock <= state.current_round:
@@ -685,9 +680,7 @@ def _attach(state: Tournament, command: AttachDecklist) -> tuple[Fact, ...]:
 def _rating(state: Tournament, command: CorrectRating) -> tuple[Fact, ...]:
     if not command.reason.strip():
         raise Refusal("EV-2.11", "a rating's correction needs a reason")
-    found = state.find(command.player)
-    if found is None:
-        raise Refusal("EV-2.1", f"{command.player!r} is not a registered player")
+    found = state.registered(command.player)
     entrant = state.players[found]
     refused = check_rating(command.rating, entrant.name)
     if refused is not None:

@@ -122,13 +122,6 @@ def one_line(text: str, limit: int, clause: str, what: str) -> str:
     return calls.one_line(text, limit, clause, what, Refusal)
 
 
-def _running(state: Tournament) -> None:
-    if state.settings is None:
-        raise Refusal("EV-1.1", "no event has been created yet")
-    if state.ended:
-        raise Refusal("EV-1.4", "the event has ended: nothing more can be entered")
-
-
 def _round(state: Tournament, number: int) -> str:
     """Round ``number`` as a refusal names it: ``round 3``, ``the final (round 5)`` (EV-6.6)."""
     words = round_words(state, number)
@@ -147,9 +140,7 @@ def _open_round(state: Tournament, clause: str) -> int:
 
 def player_table(state: Tournament, who: str, clause: str) -> tuple[str, int]:
     """The player ``who`` names and their table in the current round, or a refusal."""
-    player = state.find(who)
-    if player is None:
-        raise Refusal("EV-2.1", f"{who!r} is not a registered player")
+    player = state.registered(who)
     number = state.current_round
     rnd = state.rounds.get(number)
     pairing = next((p for p in rnd.pairings if player in p.players), None) if rnd else None
@@ -235,7 +226,7 @@ def _played(state: Tournament, number: int, table: int) -> Score:
 
 
 def _file(state: Tournament, command: FileReport) -> tuple[Fact, ...]:
-    _running(state)
+    state.running()
     settings = state.settings
     assert settings is not None
     number = _open_round(state, "EV-11.6")
@@ -287,7 +278,7 @@ def _file(state: Tournament, command: FileReport) -> tuple[Fact, ...]:
 def _call_judge(state: Tournament, command: CallJudge) -> tuple[Fact, ...]:
     """EV-10.1-10.3: a judge called to a table of the open round, by a player at it or by
     staff naming it, while no call to that table is still open."""
-    _running(state)
+    state.running()
     number = _open_round(state, "EV-10.1")
     reason = one_line(command.reason, REASON_LIMIT, "EV-10.1", "a call's reason")
     by = command.by
@@ -328,7 +319,7 @@ def decide_hall(state: Tournament, command: HallCommand) -> tuple[Fact, ...]:
         case CallJudge():
             return _call_judge(state, command)
         case ClaimCall(call=number, by=by, head=head, at=at):
-            _running(state)
+            state.running()
             call = _call(state, number)
             if call.escalated and not head:
                 raise Refusal("EV-10.4", f"call {number} is escalated: the head referee takes it")
@@ -336,14 +327,14 @@ def decide_hall(state: Tournament, command: HallCommand) -> tuple[Fact, ...]:
                 raise Refusal("EV-10.4", f"{by} already holds call {number}")
             return (CallClaimed(call=number, by=by, at=at),)
         case EscalateCall(call=number, by=by, reason=reason, at=at):
-            _running(state)
+            state.running()
             call = _call(state, number)
             why = one_line(reason, REASON_LIMIT, "EV-10.5", "an escalation's reason")
             if call.escalated:
                 raise Refusal("EV-10.5", f"call {number} is already with the head referee")
             return (CallEscalated(call=number, by=by, at=at, reason=why),)
         case ResolveCall(call=number, by=by, note=note, head=head, at=at):
-            _running(state)
+            state.running()
             call = _call(state, number)
             text = one_line(note, NOTE_LIMIT, "EV-10.6", "a resolution's note")
             if not text:
@@ -356,11 +347,11 @@ def decide_hall(state: Tournament, command: HallCommand) -> tuple[Fact, ...]:
         case FileReport():
             return _file(state, command)
         case ConfirmReport(report=number, player=who, at=at):
-            _running(state)
+            state.running()
             report, player = _report(state, number, who)
             return _confirmed(state, report, player, at)
         case DisputeReport(report=number, player=who, reason=reason, at=at):
-            _running(state)
+            state.running()
             why = one_line(reason, REASON_LIMIT, "EV-11.5", "a dispute's reason")
             _, player = _report(state, number, who)
             if not why:

@@ -25,6 +25,7 @@ import msgspec
 from referee.tournament.brackets import bracket_seeds
 from referee.tournament.clock import DEFAULT_MINUTES, RoundClock, extended, marked
 from referee.tournament.draw import seeded_order
+from referee.tournament.errors import Refusal
 from referee.tournament.facts import (
     ByeAwarded,
     CallClaimed,
@@ -218,6 +219,27 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
         return report.status
 
     # -- players
+
+    def created(self) -> Settings:
+        """The event's settings, or the refusal that no event has been created (EV-1.1)."""
+        if self.settings is None:
+            raise Refusal("EV-1.1", "no event has been created yet")
+        return self.settings
+
+    def running(self) -> Settings:
+        """``created``'s settings, or the refusal that the event has ended (EV-1.4)."""
+        settings = self.created()
+        if self.ended:
+            raise Refusal("EV-1.4", "the event has ended: nothing more can be entered")
+        return settings
+
+    def registered(self, who: str) -> str:
+        """The id of the player ``who`` identifies (``find``), or the refusal that it names
+        no registered player (EV-2.1)."""
+        found = self.find(who)
+        if found is None:
+            raise Refusal("EV-2.1", f"{who!r} is not a registered player")
+        return found
 
     def find(self, who: str) -> str | None:
         """The id of the player identified by ``who``: their event id (``p3``) or house

@@ -6,18 +6,18 @@ count it had, and a record whose plan was altered is refused."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import msgspec
 import pytest
 
-from events.tournament import fold_stored, to_stored
-from referee.tournament import Drop, PairNext, ReportResult, Tournament, decide, fold
+from events.tournament import fold_stored
+from referee.tournament import Drop, PairNext, ReportResult
 from referee.tournament import facts as f
 from referee.tournament.model import SwissPlan
 from service.event_judge import EventJudgement, judge_event
+from tests.events.recorded import Recorded
 from tests.events.test_event_cli import as_json, ok, register
 from tests.tournament.helpers import event as pure_event
 
@@ -53,17 +53,17 @@ def test_ev_i_14_event_show_says_where_the_rounds_come_from(tmp_path: Path) -> N
     assert as_json(db, "event", "show", event)["rounds_from"] == "organiser"
 
 
-def _record(state: Tournament, facts: list[f.Fact], *, plan: Any) -> list[Any]:
-    """The record of ``facts`` with round 1's plan replaced by ``plan``."""
-    record = [
-        msgspec.structs.replace(x, plan=plan)
-        if isinstance(x, f.RoundPaired) and x.round.number == 1
-        else x
-        for x in facts
-    ]
-    when = datetime(2026, 11, 29, tzinfo=UTC)
-    header = {"originator_id": "ev-rounds02", "timestamp": when, "prev_hash": "", "hash": ""}
-    return [to_stored(x, {**header, "originator_version": n}) for n, x in enumerate(record, 1)]
+def _record(event: Recorded, *, plan: Any) -> list[Any]:
+    """The record of ``event`` with round 1's plan replaced by ``plan``."""
+    return event.stored(
+        "ev-rounds02",
+        [
+            msgspec.structs.replace(x, plan=plan)
+            if isinstance(x, f.RoundPaired) and x.round.number == 1
+            else x
+            for x in event.facts
+        ],
+    )
 
 
 def test_ev_i_14_a_record_paired_before_the_plan_imports_with_its_rounds() -> None:
@@ -71,34 +71,24 @@ def test_ev_i_14_a_record_paired_before_the_plan_imports_with_its_rounds() -> No
     and the event keeps its count, every player registered for round 1 (five rounds here,
     where round 1 paired now fixes three), through round 2's pairing; a record whose plan
     says another number is refused as altered."""
-    state = pure_event(NINE)
-    facts: list[f.Fact] = [f.EventCreated(settings=state.settings)] if state.settings else []
-    facts += [
-        f.PlayerRegistered(player=e) for e in sorted(state.players.values(), key=lambda e: e.order)
-    ]
-
-    def step(command: Any) -> None:
-        nonlocal state
-        made = decide(state, command)
-        facts.extend(made)
-        state = fold(made, state)
-
-    step(Drop(player="p9", reason="went home"))
-    step(PairNext())
-    assert state.swiss_plan == SwissPlan(rounds=3, players=8, counted=8)
+    event = Recorded(pure_event(NINE))
+    event.step(Drop(player="p9", reason="went home"))
+    event.step(PairNext())
+    plan = event.state.swiss_plan
+    assert plan == SwissPlan(rounds=3, players=8, counted=8)
     for table in range(1, 5):
-        step(ReportResult(round=1, table=table, slip="2-0-0"))
-    step(PairNext())
+        event.step(ReportResult(round=1, table=table, slip="2-0-0"))
+    event.step(PairNext())
 
-    judge_event(_record(state, facts, plan=state.swiss_plan))
-    assert fold_stored(_record(state, facts, plan=state.swiss_plan)).planned_swiss_rounds() == 3
+    judge_event(_record(event, plan=plan))
+    assert fold_stored(_record(event, plan=plan)).planned_swiss_rounds() == 3
 
-    old = _record(state, facts, plan=msgspec.UNSET)
+    old = _record(event, plan=msgspec.UNSET)
     judge_event(old)  # raises EventJudgement if a stored fact would be decided otherwise
     replayed = fold_stored(old)
     assert replayed.swiss_plan is None
     assert replayed.planned_swiss_rounds() == 5
-    assert replayed.rounds == state.rounds
+    assert replayed.rounds == event.state.rounds
 
     with pytest.raises(EventJudgement, match="altered"):
-        judge_event(_record(state, facts, plan=SwissPlan(rounds=5, players=9, counted=9)))
+        judge_event(_record(event, plan=SwissPlan(rounds=5, players=9, counted=9)))

@@ -23,6 +23,7 @@ from referee.tournament.fixing import ChangeSettings, decide_fix
 from service.app import RefereeService, open_service
 from service.event_judge import EventJudgement, judge_event
 from service.tournaments import EventRefusedError
+from tests.events.recorded import Recorded
 from tests.events.test_event_cli import as_json, call, ok, refused
 from tests.gammasphere.helpers import DECK_TEXT, OTHER_TEXT
 from tests.tournament.helpers import event as pure_event
@@ -573,23 +574,14 @@ def test_ev_6_8_a_record_seating_the_lower_seed_first_still_imports() -> None:
     """EV-6.8: a playoff round stored before the better seed was listed first (seed 4
     before seed 3 in the final) is judged as it was stored, so an earlier export imports
     and replays unchanged; the same round with another player in it is still refused."""
-    state = pure_event(("Ann", "Ben", "Cal", "Dee"), rounds=1, cut=4)
-    facts: list[f.Fact] = [f.EventCreated(settings=state.settings)] if state.settings else []
-    facts += [
-        f.PlayerRegistered(player=e) for e in sorted(state.players.values(), key=lambda e: e.order)
-    ]
-
-    def step(command: Any) -> None:
-        nonlocal state
-        made = decide(state, command)
-        facts.extend(made)
-        state = fold(made, state)
-
+    event = Recorded(pure_event(("Ann", "Ben", "Cal", "Dee"), rounds=1, cut=4))
     for _ in range(2):  # the Swiss round, then the semifinal: the second-listed wins
-        step(PairNext())
-        for pairing in state.rounds[state.current_round].pairings:
-            step(ReportResult(round=state.current_round, table=pairing.table or 0, slip="0-2-0"))
-    step(PairNext())
+        event.step(PairNext())
+        now = event.state.current_round
+        for pairing in event.state.rounds[now].pairings:
+            event.step(ReportResult(round=now, table=pairing.table or 0, slip="0-2-0"))
+    event.step(PairNext())
+    state = event.state
     final = state.rounds[3]
     seed = {p: n for n, p in enumerate(state.cut, start=1)}
     assert [seed[p] for p in final.pairings[0].players] == [3, 4]  # EV-6.8 now
@@ -599,12 +591,9 @@ def test_ev_6_8_a_record_seating_the_lower_seed_first_still_imports() -> None:
             msgspec.structs.replace(final.pairings[0], players=final.pairings[0].players[::-1]),
         ),
     )
-    when = datetime(2026, 11, 28, tzinfo=UTC)
-    header = {"originator_id": "ev-seated1", "timestamp": when, "prev_hash": "", "hash": ""}
 
     def stored(last: f.Fact) -> list[Any]:
-        record = [*facts[:-1], last]
-        return [to_stored(x, {**header, "originator_version": n}) for n, x in enumerate(record, 1)]
+        return event.stored("ev-seated1", [*event.facts[:-1], last])
 
     judge_event(stored(f.RoundPaired(round=swapped)))
     assert fold_stored(stored(f.RoundPaired(round=swapped))).rounds[3] == swapped
@@ -626,44 +615,31 @@ def test_ev_3_10_ev_6_4_pod_slips_stored_before_they_were_refused_still_import()
     from referee.tournament import LinkGame, Placement, RecordPenalty
 
     names = ("Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal")
-    state = pure_event(names, pods=True, rounds=1, cut=4, match="bo1")
-    facts: list[f.Fact] = [f.EventCreated(settings=state.settings)] if state.settings else []
-    facts += [
-        f.PlayerRegistered(player=e) for e in sorted(state.players.values(), key=lambda e: e.order)
-    ]
-
-    def step(command: Any) -> None:
-        nonlocal state
-        made = decide(state, command)
-        facts.extend(made)
-        state = fold(made, state)
-
-    step(PairNext())
-    pods = [p for p in state.rounds[1].pairings if p.table is not None]
-    step(LinkGame(round=1, table=pods[0].table or 0, game="g1"))
+    event = Recorded(pure_event(names, pods=True, rounds=1, cut=4, match="bo1"))
+    event.step(PairNext())
+    players = event.state.players
+    pods = [p for p in event.state.rounds[1].pairings if p.table is not None]
+    event.step(LinkGame(round=1, table=pods[0].table or 0, game="g1"))
     late = pods[0].players[0]
-    step(RecordPenalty(player=state.players[late].name, infraction="tardiness"))
-    ahead = ",".join(f"{n}:{state.players[p].name}" for n, p in enumerate(pods[0].players, 1))
+    event.step(RecordPenalty(player=players[late].name, infraction="tardiness"))
+    ahead = ",".join(f"{n}:{players[p].name}" for n, p in enumerate(pods[0].players, 1))
     with pytest.raises(Refusal, match=r"EV-3\.10"):
-        decide(state, ReportResult(round=1, table=pods[0].table or 0, slip=ahead))  # live
+        decide(event.state, ReportResult(round=1, table=pods[0].table or 0, slip=ahead))  # live
     for pod in pods:  # the late player first at their pod, as a slip of then allowed
-        facts.append(
+        event.append(
             f.MatchReported(
                 round=1,
                 table=pod.table or 0,
                 placement=Placement(tuple((p, n) for n, p in enumerate(pod.players, 1))),
             )
         )
-        state = fold(facts[-1:], state)
-    step(PairNext())  # the semifinals: matches of two
-    first, second = state.rounds[2].pairings[0].players
+    event.step(PairNext())  # the semifinals: matches of two
+    first, second = event.state.rounds[2].pairings[0].players
     places = Placement(((first, 1), (second, 2)))
-    named = f"1:{state.players[first].name},2:{state.players[second].name}"
+    named = f"1:{players[first].name},2:{players[second].name}"
     with pytest.raises(Refusal, match=r"EV-3\.1"):
-        decide(state, ReportResult(round=2, table=1, slip=named))  # live: W-L-D
-    facts.append(f.MatchReported(round=2, table=1, placement=places))
-    when = datetime(2026, 11, 28, tzinfo=UTC)
-    header = {"originator_id": "ev-podslip", "timestamp": when, "prev_hash": "", "hash": ""}
-    stored = [to_stored(x, {**header, "originator_version": n}) for n, x in enumerate(facts, 1)]
+        decide(event.state, ReportResult(round=2, table=1, slip=named))  # live: W-L-D
+    event.facts.append(f.MatchReported(round=2, table=1, placement=places))
+    stored = event.stored("ev-podslip")
     judge_event(stored)  # raises EventJudgement if a stored fact would be refused
     assert fold_stored(stored).result(2, 1) == places
