@@ -56,6 +56,7 @@ if TYPE_CHECKING:
         End,
     )
     from service.event_fixes import (
+        DeckReceived,
         DrawInfo,
         EntrantRow,
         Repaired,
@@ -212,6 +213,7 @@ __all__ = [
     "ClockView",
     "Command",
     "CreateGame",
+    "DeckReceived",
     "DrawInfo",
     "End",
     "EntrantRow",
@@ -359,6 +361,7 @@ _HOME = {
     "bracket_view": "service.eventprint",
     "pairings_csv": "service.eventprint",
     "standings_csv": "service.eventprint",
+    "DeckReceived": "service.event_fixes",
     "DrawInfo": "service.event_fixes",
     "EntrantRow": "service.event_fixes",
     "Repaired": "service.event_fixes",

@@ -352,6 +352,7 @@ class RefereeService:
     event_log_named = _Via(lambda s: s.parts.events.event_log_named)
     event_missing_decks = _Via(lambda s: s.parts.events.event_missing_decks)
     event_decklist_note = _Via(lambda s: s.parts.events.event_decklist_note)
+    decklist_as = _Via(lambda s: s.parts.events.decklist_as)
     event_penalty_lines = _Via(lambda s: s.parts.events.event_penalty_lines)
     event_new = _Via(lambda s: s.parts.events.event_new)
     event_pair = _Via(lambda s: s.parts.events.event_pair)

@@ -15,10 +15,12 @@ from typing import Any
 
 import msgspec
 
-from referee.kit.decks import Deck
+from referee.errors import DeckError
+from referee.kit.decks import Deck, parse_decklist
 from referee.tournament import facts as f
 from referee.tournament import fixing
 from referee.tournament.draw import draw_key
+from service.access import AccessDeniedError, Principal
 from service.bounds import check_cut, check_rounds
 from service.errors import RefusedError
 from service.postings import DecklistNote, PenaltyLine, penalty_lines
@@ -30,7 +32,16 @@ from service.tournaments import (
     event_write,
 )
 
-__all__ = ["DrawInfo", "EntrantRow", "EventFixes", "Repaired", "Undone"]
+__all__ = ["DeckReceived", "DrawInfo", "EntrantRow", "EventFixes", "Repaired", "Undone"]
+
+
+class DeckReceived(msgspec.Struct, kw_only=True):
+    """A player's own event decklist received (EV-2.8): their name, the list's size in
+    cards, and the round whose pairing locks it (until then it may be replaced)."""
+
+    player: str
+    cards: int
+    lock_round: int
 
 
 class Undone(msgspec.Struct, kw_only=True):
@@ -192,6 +203,33 @@ class EventFixes(Tournaments):
         fact = facts[0]
         assert isinstance(fact, f.DecklistAttached)
         return loaded.state.players[fact.player].name
+
+    @event_write(None, as_who=True)
+    def decklist_as(self, who: Principal, event_id: str, decklist: str) -> DeckReceived:
+        """A player hands in, or replaces, their OWN event decklist (``decklist``: the
+        list's text, one card a line, as ``event deck --deck FILE`` reads it) until the
+        deadline round is paired (EV-2.8). Only a player's token, and only for the
+        registered player it is (``holder``): nobody names another player's list here.
+        Checked and stored as the head's ``event_attach_deck`` (the same call: the lock,
+        the list already held, the game's construction rules, its deck size), recorded as
+        by the player (their event id, as a judge call records a player)."""
+        if who.role != "player":
+            raise AccessDeniedError(
+                "a player hands in their own decklist here; the head referee attaches a "
+                "player's (POST /api/events/ID/players/NAME/decklist, the desk)"
+            )
+        found = self._event(event_id, check=False).holder(who.player_id, who.name)
+        if found is None:
+            raise EventRefusedError("EV-2.8", f"{who.name} is not a player of this event")
+        # the deadline first (and an ended event): after it, what the list says is moot
+        self._decide(self._event(event_id).state, fixing.AttachDecklist(player=found))
+        try:
+            deck = parse_decklist(decklist, "the decklist")
+        except DeckError as exc:  # "the decklist:3: cannot read ...", "... names no cards"
+            raise EventRefusedError("EV-2.8", str(exc)) from None
+        name = self.event_attach_deck(event_id, found, deck, by=found)
+        lock = fixing.decklist_lock_round(self._event(event_id).state, found)
+        return DeckReceived(player=name, cards=deck.size, lock_round=lock)
 
     def event_missing_decks(self, event_id: str, *, unlocked: bool = False) -> list[str]:
         """In an event of a game played with decks, the active players with no event

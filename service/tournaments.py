@@ -1408,7 +1408,7 @@ class Tournaments:
         assert settings is not None
         rules = games.load(settings.game)
         if decks_of(rules) is None:
-            raise EventRefusedError("EV-2.2", f"{rules.name} is not played with decklists")
+            raise EventRefusedError("EV-2.8", f"{rules.name} is not played with decklists")
         seats = rules.seats[: max(2, rules.min_players or 2)]
         setup = rules.resolve_setup(
             Setup(
@@ -1421,7 +1421,8 @@ class Tournaments:
         try:
             check_deck(rules, setup, seats[0], deck)
         except RefusedError as exc:
-            raise EventRefusedError("EV-2.2", f"the event decklist is refused: {exc}") from None
+            # EV-2.8 says a list must be legal for the game (EV-2.2 is names: not this)
+            raise EventRefusedError("EV-2.8", f"the event decklist is refused: {exc}") from None
         size = setup.options.get("deck_size")
         if isinstance(size, int) and deck.size != size:  # the games' deck size (EV-2.8)
             raise EventRefusedError(

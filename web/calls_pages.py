@@ -1,6 +1,7 @@
-"""The hall's page forms: a player calls a judge and reports or answers a result from their
-page (``/events/ID/me/...``), anyone at a game's table page calls a judge to it
-(``/games/ID/call``), and referees claim, escalate and resolve calls from ``/queue``.
+"""The hall's page forms: a player calls a judge, reports or answers a result and hands in
+their own decklist (EV-2.8) from their page (``/events/ID/me/...``), anyone at a game's
+table page calls a judge to it (``/games/ID/call``), and referees claim, escalate and
+resolve calls from ``/queue``.
 
 Each form posts, the service decides (``service.calls``, with the request's principal),
 and the answer is a redirect (post/redirect/get: a reload asks the page again): to the page
@@ -25,7 +26,8 @@ from litestar.params import FromPath
 from litestar.response import Redirect
 
 from service.access import AccessDeniedError, Principal
-from service.api import NOTE_LIMIT, REASON_LIMIT, as_caller
+from service.api import NOTE_LIMIT, REASON_LIMIT, DeckReceived, as_caller
+from service.bounds import LIST
 from service.errors import RefusedError
 from web import formkeys
 from web.context import Web, web_of
@@ -54,11 +56,23 @@ DONE = {
     "claim": "the call is claimed",
     "escalate": "the call is escalated",
     "resolve": "the call is resolved",
+    "decklist": "your decklist is received",
 }
 """What a form did, shown by the page its redirect lands on (``?said=KEY``)."""
 
 
-BOUNDS = {"reason": REASON_LIMIT, "note": NOTE_LIMIT, "result": RESULT_LIMIT}
+def _done(step: str, row: Any) -> str:
+    """What the form ``step`` did, in words (``DONE``), with what the service answered
+    where it tells more (a decklist: its size and until when it may be replaced)."""
+    if isinstance(row, DeckReceived):
+        return (
+            f"your decklist is received ({row.cards} cards); it can be replaced until round "
+            f"{row.lock_round} is paired (EV-2.8)"
+        )
+    return DONE.get(step, f"{step}: done")
+
+
+BOUNDS = {"reason": REASON_LIMIT, "note": NOTE_LIMIT, "result": RESULT_LIMIT, "decklist": LIST}
 """The API's bounds for the hall forms' fields (``web.calls_api``'s bodies): a longer value
 is refused with 422 before anything runs, as the API refuses it (docs/forms.md, Bounds)."""
 
@@ -77,8 +91,15 @@ def _table(form: dict[str, str]) -> int | None:
     return int(raw) if raw.isdigit() else None
 
 
-LABELS = {"reason": "Reason", "result": "My result (my wins-losses-draws)", "note": "What was done"}
+LABELS = {
+    "reason": "Reason",
+    "result": "My result (my wins-losses-draws)",
+    "note": "What was done",
+    "decklist": "My decklist, one card a line",
+}
 """The hall forms' fields a person types (the rest, such as ``table`` and ``back``, are hidden)."""
+AREAS = frozenset({"decklist"})
+"""The typed fields of many lines: drawn again as a text area, so the lines are kept."""
 
 
 class Again(NamedTuple):
@@ -100,6 +121,7 @@ def _said(
     again = Again(request.url.path, formkeys.new_key(), fields, BOUNDS) if typed else None
     return render(
         "calls_said.html",
+        areas=AREAS,
         who=who,
         text=said.message,
         status=said.status,
@@ -143,7 +165,7 @@ async def _act(
 
     async def run() -> formkeys.Outcome:
         try:
-            await web.run_event_write(as_caller(who, fn), who, *args, **kwargs)
+            row = await web.run_event_write(as_caller(who, fn), who, *args, **kwargs)
         except AccessDeniedError as exc:
             raise _Refused(str(exc), 403) from exc
         except (RefusedError, ValueError) as exc:
@@ -151,7 +173,7 @@ async def _act(
         finally:
             web.hub.poke()
         step = request.url.path.rstrip("/").rsplit("/", 1)[-1]
-        return formkeys.Outcome(True, DONE.get(step, f"{step}: done"), 200)
+        return formkeys.Outcome(True, _done(step, row), 200)
 
     try:
         said = await formkeys.once(web, who, request.url.path, form, key, run)
@@ -244,6 +266,22 @@ async def my_report(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
     )
 
 
+@_form_route("/events/{event_id:str}/me/decklist")
+async def my_decklist(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
+    """A player hands in or replaces their own decklist (EV-2.8: until the deadline round
+    is paired), checked as the head's (``decklist_as``)."""
+    form = await _form(request)
+    hand_in = web_of(request).svc.decklist_as
+    return await _as_player(request, event_id, form, hand_in, _text(form, "decklist"))
+
+
+@_refusal_route("/events/{event_id:str}/me/decklist")
+async def my_decklist_refused(
+    request: AnyRequest, event_id: FromPath[str]
+) -> Response[str] | Redirect:
+    return await refusal(request, _player_back(event_id))
+
+
 @_refusal_route("/events/{event_id:str}/me/call")
 async def my_call_refused(request: AnyRequest, event_id: FromPath[str]) -> Response[str] | Redirect:
     return await refusal(request, _player_back(event_id))
@@ -326,6 +364,8 @@ async def queue_step_refused(
 CALLS_PAGES = [
     my_call,
     my_report,
+    my_decklist,
+    my_decklist_refused,
     my_answer,
     game_call,
     queue_step,

@@ -3,10 +3,11 @@ draw (``/api/events/ID/...``), over ``service.event_fixes``: the same methods as
 ``referee event repair / undo-round / undrop / change / penalty / end / deck / draw /
 rating``.
 
-The head referee runs every write here (the guard ``may_event("run")``); the draw is
-read by anyone who reads the event. Status codes as for the other event routes: 201
-written, 400 refused (the ``EV-`` clause, nothing stored), 403 the role may not, 404 no
-such event, 409 another write came first.
+The head referee runs every write here (the guard ``may_event("run")``) but one: a player
+hands in or replaces their own decklist (``POST /api/events/ID/decklist``, the service
+says who may: the caller is handed to it). The draw is read by anyone who reads the event.
+Status codes as for the other event routes: 201 written, 400 refused (the ``EV-`` clause,
+nothing stored), 403 the role may not, 404 no such event, 409 another write came first.
 """
 
 from __future__ import annotations
@@ -18,11 +19,11 @@ from litestar import Controller, Response, get, post
 from litestar.params import FromPath, JSONBody
 from litestar.types import ControllerRouterHandler
 
-from service.api import DrawInfo, EventInfo, PenaltyOutcome, Repaired, Undone
+from service.api import DeckReceived, DrawInfo, EventInfo, PenaltyOutcome, Repaired, Undone
 from web.api import PROBLEMS, guarded
 from web.event_api import _created
 from web.guards import Route, WebDep, Writer, WriterDep, may_event
-from web.schemas import one_deck
+from web.schemas import ListText, one_deck
 
 __all__ = ["EVENT_FIX_HANDLERS"]
 
@@ -108,6 +109,12 @@ class DeckIn(msgspec.Struct, kw_only=True):
 
 class DeckAttached(msgspec.Struct, kw_only=True):
     player: str
+
+
+class MyDeckIn(msgspec.Struct, kw_only=True):
+    """The caller's own list as text: one card a line (``4 Fire Imp``), as a decklist file."""
+
+    decklist: ListText
 
 
 RUN = Route(responses=PROBLEMS, status_code=201, guards=[may_event("run")])
@@ -249,6 +256,20 @@ class EventFixesController(Controller):
         fix = writer.svc.event_attach_deck
         name = await writer.event(fix, event_id, player, deck, by=writer.by)
         return _created(DeckAttached(player=name), event_id)
+
+    @post(
+        "/{event_id:str}/decklist",
+        summary="A player hands in or replaces their own decklist until the deadline round "
+        "is paired (EV-2.8); checked as the head's",
+        responses=PROBLEMS,
+        status_code=201,
+    )
+    async def my_decklist(
+        self, writer: WriterDep, event_id: EventId, data: JSONBody[MyDeckIn]
+    ) -> Response[DeckReceived]:
+        hand_in = writer.svc.decklist_as  # a player's token: their own list (the service)
+        received = await writer.event(hand_in, writer.caller, event_id, data.decklist)
+        return _created(received, event_id)
 
     @get(
         "/{event_id:str}/draw",

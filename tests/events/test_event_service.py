@@ -48,9 +48,10 @@ def test_event_decklists_are_used_by_every_game_and_sealed_stays_sealed(
 
 
 def test_a_refused_event_decklist_stores_nothing(svc: RefereeService) -> None:
+    # an illegal list is refused by the clause of decklists (EV-2.8), not of names (EV-2.2)
     event = svc.event_new("Decks", "gammasphere").event_id
     version = svc.event_info(event).version
-    with pytest.raises(EventRefusedError, match=r"EV-2.2"):
+    with pytest.raises(EventRefusedError, match=r"EV-2.8: the event decklist is refused"):
         svc.event_register(event, ["Ann"], deck=SealedDeck(commitment="ab" * 32, size=1))
     assert svc.event_info(event).version == version
 

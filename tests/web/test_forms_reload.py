@@ -27,7 +27,7 @@ from litestar.testing import TestClient
 
 from service.app import open_service
 from service.seal import create_key, seal
-from tests.web.conftest import Tokens, auth, table_token
+from tests.web.conftest import ROOT, Tokens, auth, deck_event, table_token
 from tests.web.test_calls_api import make_event
 
 SAME_SITE = {"Sec-Fetch-Site": "same-origin"}
@@ -146,6 +146,18 @@ def _queue_step(client: TestClient[Litestar], tokens: Tokens, store: str) -> Cas
     )
 
 
+def _my_decklist(client: TestClient[Litestar], tokens: Tokens, store: str) -> Case:
+    event = deck_event(client, tokens["head"], deck_deadline=1, store=store)
+    deck = (ROOT / "fixtures/gammasphere/decks/ann.txt").read_text()
+    return Case(
+        tokens["ben"],  # Ben has no list yet (EV-2.8)
+        f"/events/{event}/me/decklist",
+        {"decklist": deck},
+        {"decklist": "7 Pylon\n"},
+        ("EV-2.8", ">7 Pylon\n</textarea>"),
+    )
+
+
 FORMS: dict[str, Setup] = {
     "/events/{event_id:str}/clock/do": _on_event(
         "head",
@@ -194,6 +206,7 @@ FORMS: dict[str, Setup] = {
         ("EV-3.1", 'value="two-one"'),
     ),
     "/events/{event_id:str}/me/reports/{report:int}/{answer:str}": _my_answer,
+    "/events/{event_id:str}/me/decklist": _my_decklist,
     "/games/{game_id:str}/call": _on_event(
         "ann",
         "/games/{game}/call",

@@ -138,20 +138,21 @@ def test_a_dispute_in_words_then_a_report_keeps_the_words(
     ), item["line"]
 
 
-def test_a_player_without_a_decklist_is_told_whom_to_hand_it_to(
+def test_a_player_without_a_decklist_is_told_where_it_goes(
     client: TestClient[Litestar], tokens: Tokens, store: str
 ) -> None:
     """EV-2.8: Ben's page said "No decklist yet" and its deadline, and nothing of where a
-    list goes: a player has no form for it (the head referee attaches it on the desk), so
-    the page says so."""
+    list goes. He hands it in himself, on the form below the note, or to the head referee
+    (tests/web/test_player_decklist.py)."""
     event = deck_event(client, tokens["head"], deck_deadline=1, store=store)
     ben = client.get(f"/events/{event}/players/Ben", headers=auth(tokens["ben"])).text
     note = re.search(r'id="my-decklist">([^<]*)<', ben)
     assert note, ben
     assert note.group(1) == (
-        "No decklist yet (deadline: before round 1 is paired, EV-2.8): hand it to the head "
-        "referee, who attaches it."
+        "No decklist yet (deadline: before round 1 is paired, EV-2.8): paste it below, or "
+        "hand it to the head referee."
     )
+    assert 'id="decklist-form"' in ben
 
 
 def test_the_queue_names_an_event_games_players_without_the_games_seats(
