@@ -85,6 +85,15 @@ class FoldedGame(msgspec.Struct, kw_only=True, omit_defaults=True):
     """Each branch still in ``branches`` or ``rejected`` (event) -> what it holds (its base
     and entry keys): a later branch holding one whole supersedes it (REF-9.7)."""
 
+    def named(self, seat: str) -> str:
+        """A seat's player as the queue names them: "Ann (p2)"; at a game of an event, "Ann"
+        alone, as the event's pages name its players: the game's seat ``p2`` is not the
+        event's player ``p2`` (another person, whom the desk's forms would take it for)."""
+        name = self.players.get(seat)
+        if not name or name == seat:
+            return seat
+        return name if self.meta.get("event", "").strip() else f"{name} ({seat})"
+
     @property
     def outcome(self) -> Outcome:
         """Where the game stands, for ``projections.status.outcome_after``."""
@@ -113,6 +122,9 @@ class FoldedEvent(msgspec.Struct, kw_only=True):
     version: int = 0
     name: str = ""
     paired: dict[int, datetime] = {}
+    penalized: dict[int, datetime] = {}
+    """When each of its penalties (its number, EV-8.6) was recorded: the queue lists the
+    recent ones (Q-3)."""
 
 
 PAGE = 20_000
@@ -310,6 +322,8 @@ class QueueFold:
             folded.name = str(getattr(event, "name", ""))
         elif isinstance(fact, tf.RoundPaired | tf.PairingChanged):
             folded.paired[fact.round.number] = event.timestamp  # Q-4
+        elif isinstance(fact, tf.PenaltyRecorded):
+            folded.penalized[len(folded.state.penalties)] = event.timestamp  # Q-3
 
     def _fold_into(self, gid: str, game: FoldedGame, event: GameEvent) -> None:
         n = event.originator_version
@@ -325,7 +339,8 @@ class QueueFold:
             game.rulings[n] = (
                 event.event,
                 event.timestamp,
-                f"a ruling on {cards} ({event.seat}'s entry, event {event.event}) is awaited",
+                f"a ruling on {cards} ({game.named(event.seat)}'s entry, event {event.event}) "
+                "is awaited",
             )
         elif isinstance(event, AdjustmentRecorded):
             if event.resolves is not None:
@@ -382,17 +397,25 @@ class QueueFold:
             game.rejected = {k: v for k, v in game.rejected.items() if k not in gone}
         game.held = {**{k: v for k, v in game.held.items() if k not in gone}, n: mine}
         theirs = ", ".join(event.theirs) or "-"
+        # which branch it replaces: the one that left the queue, whose entries it holds
+        which = ", ".join(map(str, sorted(gone)))
+        replaces = (
+            f"; holds the entries of the branch{'es' if len(gone) > 1 else ''} of "
+            f"event{'s' if len(gone) > 1 else ''} {which} too (REF-9.7)"
+            if gone
+            else ""
+        )
         if rejected_offline(event.entries):  # REF-9.6: nothing to choose, to review
             line = (
                 f"{event.device} sent entries its copy rejected offline, to review: "
-                f"{theirs}; the game is as the server has it (REF-9.6)"
+                f"{theirs}; the game is as the server has it (REF-9.6){replaces}"
             )
             game.rejected = {**game.rejected, n: (event.timestamp, line)}
         else:
             ours = "; ".join(event.ours) or "nothing"
             line = (
                 f"branches disagree after event {event.base_version}: {event.device} "
-                f"recorded {theirs} offline | the server has {ours} (REF-9.5)"
+                f"recorded {theirs} offline | the server has {ours} (REF-9.5){replaces}"
             )
             game.branches = {**game.branches, n: (event.timestamp, line)}
 

@@ -68,6 +68,7 @@ __all__ = [
     "hall_staff",
     "new_player_id",
     "parse_expiry",
+    "queue_head",
     "queue_results_only",
     "queue_tables",
     "sees_everything",
@@ -360,6 +361,12 @@ def queue_results_only(principal: Principal) -> bool:
     """Whether ``principal`` reads only the queue's result items: the scorekeeper's share
     (tables without a result, result disagreements), not disputes or penalties."""
     return principal.role == "scorekeeper"
+
+
+def queue_head(principal: Principal) -> bool:
+    """Whether ``principal`` reads the queue as the head referee: the one who acts on an
+    escalated call (EV-10.5); a table referee reads theirs for information."""
+    return principal.role == "head"
 
 
 _ACTION_WORDS: dict[str, str] = {

@@ -61,6 +61,7 @@ __all__ = [
     "ReportRow",
     "call_line",
     "call_order",
+    "game_in_play",
     "hall_items",
     "overdue",
     "player_hall",
@@ -307,6 +308,19 @@ def player_hall(
         call_holder=call.holder if call else "",
         can_report=two and not decided,
         reports=reports,
+    )
+
+
+def game_in_play(state: Tournament, round_number: int, table: int) -> str | None:
+    """The game being played at ``table`` of round ``round_number``: its latest game not
+    ended and not closed as void, while the match has no result; ``None`` between two
+    games, or once the match is decided."""
+    found = state.tables.get((round_number, table))
+    if found is None or state.result(round_number, table) is not None:
+        return None
+    ended = {game for game, _ in found.game_results}
+    return next(
+        (g for g in reversed(found.games) if g not in ended and g not in state.voided), None
     )
 
 

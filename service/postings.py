@@ -39,7 +39,7 @@ import msgspec
 
 from events.ledger import Checkpoint, CheckpointError, check_signature
 from referee.tournament.hall import sees_hall
-from service.calls import PlayerHall, player_hall
+from service.calls import PlayerHall, game_in_play, player_hall
 from service.errors import NotSealedError, RefusedError
 from service.pipeline import uncollected
 
@@ -1310,6 +1310,11 @@ class PlayerLine(msgspec.Struct, kw_only=True):
     decklist: DecklistNote | None = None
     """A deck event: whether the player's decklist was received, for their own eyes only
     (``EventFixes.event_decklist_note``), else ``None``."""
+    game: str | None = None
+    """The game the player is playing now (its id: its page is where they enter their
+    moves and call a judge from the table): their table's game of the current round not
+    yet ended, while the match has no result; for their own eyes, like ``hall``, else
+    ``None`` (the pairings list every table's games)."""
     rank: int | None = None
     """The player's rank in the standings (``standing``'s), or ``None`` before they have
     played a round: their figures are of nothing (EV-I.3: the standings leave them blank),
@@ -1340,6 +1345,7 @@ def _line(
     their table (``paired``: their pairings, where the caller has them indexed,
     ``player_hall``). Anyone else reads the pairings and results only (EV-10.7)."""
     now = next((h for h in history if h.round == current and not h.missed), None)
+    hall = player_hall(state, who, paired) if own else None
     return PlayerLine(
         player=state.players[who].name,
         table=now.table if now else None,
@@ -1350,8 +1356,9 @@ def _line(
         standing=standing,
         rank=_ranked(standing),
         history=history,
-        hall=player_hall(state, who, paired) if own else None,
+        hall=hall,
         penalties=own_penalties(state, who) if own else None,
+        game=game_in_play(state, hall.round, hall.table) if hall is not None else None,
     )
 
 

@@ -24,8 +24,10 @@ Interpretations (the texts are silent):
 - Q-3: penalties are listed from the last ``penalty_hours`` (default 12, one day's
   play) until rounds exist; an upgrade counts the player's earlier penalties for the
   same infraction in every game of the store (by player name), as EV-8.4 counts them
-  across an event; a running event's penalty that ended a game takes the event's own
-  suggestion, which counts the warnings that ended no game.
+  across an event. A running event's penalties are listed as its desk lists them (the
+  same read, ``penalty_lines``: a warning that reaches no game too, a withdrawn one not),
+  each with the event's own suggestion, which counts the warnings that ended no game; the
+  game penalty an event's game loss stored in its game is that penalty, not listed twice.
 - Q-5 (triage): the queue is one list "needs me now" (``RoomView.needs``), by urgency
   (``ITEM_KINDS``: disputes, appeals, rulings awaited, tables over time, results due
   once the round's clock has ended, and whatever other kinds register) then by age,
@@ -49,16 +51,18 @@ Interpretations (the texts are silent):
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 
 import msgspec
 
 from events.codec import decode
+from events.records import event_summary, safe_text
 from events.replica import written_elsewhere
+from events.schema import GameCreated
 from projections.queue import FoldedEvent, FoldedGame, QueueFold
 from referee.tournament.clock import clock_text
-from referee.tournament.penalties import infraction_key
+from referee.tournament.penalties import INFRACTIONS, infraction_key
 from referee.tournament.playoff import round_words
 from service.calls import CALL_SECONDS, call_line, call_order, hall_items, overdue
 from service.wording import resolved_at_hall
@@ -249,7 +253,7 @@ class RoomQueue(QueueFold):
     call, from its persisted snapshot on the first), read section by section."""
 
     # -- reading ---------------------------------------------------------------------------
-    def items(
+    def items(  # noqa: PLR0913 - the query's settings, each a page's or a role's own
         self,
         *,
         tables: Sequence[str] | None = None,
@@ -260,11 +264,15 @@ class RoomQueue(QueueFold):
         results_only: bool = False,
         call_seconds: int = CALL_SECONDS,
         of_event: str | None = None,
+        head: bool = True,
     ) -> RoomView:
         """The queue now, for every table (``tables=None``) or only ``tables``; with
         ``tables``, ``of_event`` names the event they are tables of (issue 31: "" for games
         outside every event), so another event's table 1 is not among them; only the result
-        items with ``results_only`` (a scorekeeper's)."""
+        items with ``results_only`` (a scorekeeper's). ``head``: whether its reader is the
+        head referee (or the command line's operator); a table referee's (``head=False``)
+        escalated calls are for information: only the head claims and resolves them now
+        (EV-10.5, REF-11.2), so they are counted in the head's "needs me now", not theirs."""
         if not 1 <= idle_minutes <= 24 * 60 or not 1 <= time_limit <= 24 * 60:
             from service.errors import RefusedError
 
@@ -414,9 +422,9 @@ class RoomQueue(QueueFold):
             found = games.get(p.game_id)
             if found is None or not covered(found) or p.at < cutoff:
                 continue
-            # an event's penalty counts the player's earlier ones of the event (EV-8.4),
-            # which a game's own record does not hold (a warning ends no game)
-            suggested = by_event.get((p.game_id, p.infraction), p.suggested)
+            if (p.game_id, p.infraction) in by_event:
+                continue  # a running event's game loss: listed with the event's penalties
+            suggested = p.suggested
             upgrade = suggested is not None and suggested != p.base
             dq = p.given == "disqualification"
             line = f"{p.given} for {_seated(p.player, p.seat, found)}: {p.infraction}"
@@ -428,6 +436,17 @@ class RoomQueue(QueueFold):
                 line += " — investigate"
             shown_penalties.append(item(p.game_id, found, "penalty", p.at, line, event=p.event,
                                         upgrade=upgrade, investigate=upgrade or dq))  # fmt: skip
+        for event_id, folded in running:
+            if wanted is not None and of_event is not None and event_id != of_event:
+                continue  # another event's table 1 is not theirs (issue 31)
+            for found_penalty in self._event_penalties(event_id, folded, wanted, cutoff, now):
+                if found_penalty.game_id in self._games:  # the table's game: its last action
+                    at, what = last(found_penalty.game_id, self._games[found_penalty.game_id])
+                    found_penalty.last, found_penalty.last_at = what, at
+                    found_penalty.referee = (
+                        self._games[found_penalty.game_id].meta.get("referee", "").strip()
+                    )
+                shown_penalties.append(found_penalty)
         oldest = sorted  # oldest first, everywhere
         # a table referee's tables are tables of their event (issue 31): another event's
         # table 1 calls nobody of theirs
@@ -453,7 +472,8 @@ class RoomQueue(QueueFold):
                 last=last,
             ),
             calls=sorted(
-                [QueueItem(**i) for i in calls] + game_calls,
+                [_for_reader(QueueItem(**i), head) for i in calls]
+                + [_for_reader(i, head) for i in game_calls],
                 key=lambda i: call_order({"status": i.status, "since": i.since}),
             ),
             disagreements=[QueueItem(**i) for i in disagreements],
@@ -535,6 +555,72 @@ class RoomQueue(QueueFold):
                 )
         return sorted(found, key=lambda i: (i.since, int(i.table)))
 
+    @staticmethod
+    def _event_penalties(
+        event_id: str,
+        folded: FoldedEvent,
+        wanted: set[str] | None,
+        cutoff: datetime,
+        now: datetime,
+    ) -> list[QueueItem]:
+        """A running event's penalties not withdrawn, recorded since ``cutoff`` (Q-3), at
+        the tables ``wanted`` (``None``: every one), as the desk lists them (the same read,
+        ``penalty_lines``, EV-8.6): a warning reaches no game, a match loss or a
+        disqualification decides a match, and each is listed as one given at a game is."""
+        from service.postings import penalty_lines
+
+        state = folded.state
+        if not state.penalties or state.settings is None:
+            return []
+        found: list[QueueItem] = []
+        for row in penalty_lines(state):
+            at = folded.penalized.get(row.number)
+            if row.withdrawn or at is None or at < cutoff:
+                continue
+            given = state.penalties[row.number - 1]
+            number, table = state.applied_penalties.get(row.number) or (given.round, given.table)
+            if wanted is not None and str(table or "").casefold() not in wanted:
+                continue
+            linked = state.tables.get((number, table)) if table is not None else None
+            game = state.penalty_games.get(row.number) or (
+                linked.games[-1] if linked and linked.games else ""
+            )
+            names = [state.players[p].name for p in linked.players] if linked else [row.player]
+            key = infraction_key(given.infraction)
+            upgrade = key is not None and given.suggested != INFRACTIONS[key][1]
+            dq = row.penalty == "disqualification"
+            line = f"{row.penalty} for {row.player}: {row.infraction}"
+            line += (f" ({given.reason})" if given.reason else "") + f"; penalty {row.number}: "
+            line += row.effect  # where it took effect, as the desk says it
+            if upgrade:
+                line += f" — a repeat: the IPG suggests {given.suggested} (EV-8.4)"
+            if upgrade or dq:
+                line += " — investigate"
+            stage = round_words(state, row.round)
+            found.append(
+                QueueItem(
+                    kind="penalty",
+                    game_id=game,
+                    game=state.settings.game,
+                    table=str(table or ""),
+                    players={str(n): name for n, name in enumerate(names, start=1)},
+                    since=at,
+                    age_minutes=_minutes(now, at),
+                    event=None,
+                    line=line,
+                    # the table's game, else the desk's row (where it is withdrawn, EV-8.7)
+                    link=f"/games/{game}"
+                    if game
+                    else f"/events/{event_id}/desk#penalty-{row.number}",
+                    upgrade=upgrade,
+                    investigate=upgrade or dq,
+                    tournament=event_id,
+                    round=row.round,
+                    stage=stage,
+                )
+            )
+        return found
+
     def _last_action(self, gid: str, g: FoldedGame) -> tuple[datetime, str]:
         """When the game last had an event and what it said: one indexed read of its
         newest (Q-1)."""
@@ -548,39 +634,49 @@ class RoomQueue(QueueFold):
                 return msgspec.json.decode(row[2], type=_Stamp).timestamp, ""
             except msgspec.DecodeError:
                 return g.created, ""
-        from events.records import event_summary
-        from events.schema import GameCreated
-
         if isinstance(event, GameCreated) and event.variants:
             # the game's rule variants (a dozen for a card game) said on every table the
             # queue lists: the table page has them; here "created" and who sit are enough
             event = msgspec.structs.replace(event, variants={})
-        return event.timestamp, _named(event_summary(event), event, g.players, g)
+        return event.timestamp, _named(event_summary(event), event, g)
 
     def _last_activity(self, gid: str, g: FoldedGame) -> datetime:
         """When the game last had an event (Q-1)."""
         return self._last_action(gid, g)[0]
 
 
-def _named(summary: str, event: object, players: Mapping[str, str], g: FoldedGame) -> str:
-    """``summary`` with the seat its event is about (a deck's, a penalty's, an action's
-    actor) named as the rest of the queue names it, "Ann (p2)" (``_seated``): the events'
-    own summaries know seats only. Only that seat's first whole-word mention is named, so
-    a seat's word inside a move's notation is left as written."""
-    seat = getattr(event, "seat", None) or getattr(event, "actor", None)
-    if not isinstance(seat, str):
-        return summary
-    name = players.get(seat)
-    if not name or name == seat:
-        return summary
-    named = _seated(name, seat, g)
-    return re.sub(rf"(?<![\w-]){re.escape(seat)}(?![\w-])", lambda _: named, summary, count=1)
+def _named(summary: str, event: object, g: FoldedGame) -> str:
+    """``summary`` with the seats its event is about (a deck's, a penalty's, an action's
+    actor, a result's winner or ranking) named as the rest of the queue names them,
+    "Ann (p2)", or "Ann" alone at a game of an event (``FoldedGame.named``): the events' own
+    summaries know seats only, and at an event a bare ``p2`` reads as the event's player
+    ``p2``, another person. Only each seat's first whole-word mention is named, so a seat's
+    word inside a move's notation is left as written. A game of an event's creation names
+    who sit by name alone."""
+    if g.meta.get("event", "").strip() and isinstance(event, GameCreated):
+        variants = ", ".join(f"{k}={v}" for k, v in event.variants.items())
+        return (
+            f"created {event.game} ({event.ruleset}) "
+            + ", ".join(safe_text(p.name) for p in event.players)
+            + (f" [{variants}]" if variants else "")
+        )
+    seats: list[str] = []
+    for field in ("seat", "actor", "winner"):
+        value = getattr(event, field, None)
+        if isinstance(value, str):
+            seats.append(value)
+    seats += [p.seat for p in getattr(event, "ranking", ()) or ()]
+    for seat in dict.fromkeys(seats):
+        named = g.named(seat)
+        mention = re.search(rf"(?<![\w-]){re.escape(seat)}(?![\w-])", summary)
+        if named != seat and mention is not None:
+            summary = summary[: mention.start()] + named + summary[mention.end() :]
+    return summary
 
 
 def _seated(name: str, seat: str, g: FoldedGame) -> str:
     """A seat's player as the queue names them: "Ann (p2)"; in a game of an event, "Ann"
-    alone, as the event's pages name its players: a game's seat ``p2`` is not the event's
-    player ``p2`` (another player, whom the desk's forms would take it for)."""
+    alone (``FoldedGame.named``)."""
     return name if g.meta.get("event", "").strip() else f"{name} ({seat})"
 
 
@@ -603,6 +699,15 @@ def _round_clock(
     if state.result(state.current_round, int(table)) is not None:
         return 0.0, True  # the table has its result: nothing more to time
     return clock.remaining(now, int(table)), clock.state == "ended"
+
+
+def _for_reader(call: QueueItem, head: bool) -> QueueItem:
+    """A call as its reader acts on it: an escalated call is the head referee's alone to
+    claim and resolve (EV-10.5, REF-11.2), so a table referee reads it for information
+    (it stays in sight, "with the head referee"), and it needs the head, not them."""
+    if call.status == "escalated" and not head:
+        call.needs_action = False
+    return call
 
 
 CALL_URGENCY = {"escalated": 2, "overdue": 4, "open": 5, "claimed": 25}

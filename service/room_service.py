@@ -36,13 +36,15 @@ class RoomService:
         results_only: bool = False,
         call_seconds: int = 60,
         event: str | None = None,
+        head: bool = True,
     ) -> RoomView:
         """The referees' queue across every table (or only ``tables``, of ``event``): open
         disputes, rulings awaited, appeals, penalties, idle tables, games over time, judge
         calls and result disagreements (``service.room``, ``service.calls``; an open call
         older than ``call_seconds`` is marked overdue), triaged into what needs action now
         and what is for information; only the result items with ``results_only`` (the
-        scorekeeper's)."""
+        scorekeeper's). ``head``: the reader is the head referee (escalated calls are theirs
+        alone to act on; a table referee reads them for information)."""
         if self._queue is None:
             from service.room import RoomQueue
 
@@ -55,6 +57,7 @@ class RoomService:
             results_only=results_only,
             call_seconds=call_seconds,
             of_event=event,
+            head=head,
         )
 
     def close(self) -> None:

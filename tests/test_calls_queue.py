@@ -216,8 +216,8 @@ def test_ev_8_4_an_event_penalty_s_upgrade_is_flagged_in_the_queue(tmp_path: Pat
         assert svc.event_penalize(event, "Ann", "slow-play").penalty == "warning"
         given = svc.event_penalize(event, "Ann", "slow-play")
         assert (given.penalty, given.suggested) == ("game-loss", "game-loss")
-        (item,) = svc.queue(now=T0).penalties
-        assert item.investigate
+        warning, item = svc.queue(now=T0).penalties  # the warning too, as the desk lists it
+        assert (warning.investigate, item.investigate) == (False, True)
         assert "a repeat: the IPG suggests game-loss (EV-8.4)" in item.line
 
 

@@ -407,10 +407,10 @@ def test_ref_9_7_a_branch_held_whole_by_a_later_one_leaves_the_queue(
     svc: RefereeService, tmp_path: Path
 ) -> None:
     """REF-9.7: the whole branch kept after a lost answer supersedes the first: the queue
-    holds one item for the one conflict (before: two, both "branches disagree"), the first
-    says which branch supersedes it, and choosing it is refused naming that one. A new
-    process's queue (from the saved fold taken before the second branch, and from the log
-    alone) says the same."""
+    holds one item for the one conflict (before: two, both "branches disagree"), whose line
+    says which branch it replaces, the first says which branch supersedes it, and choosing
+    it is refused naming that one. A new process's queue (from the saved fold taken before
+    the second branch, and from the log alone) says the same."""
     from service.room import RoomQueue
 
     gid = moved_game(svc)
@@ -427,8 +427,13 @@ def test_ref_9_7_a_branch_held_whole_by_a_later_one_leaves_the_queue(
     again = merge_offline(svc, gid, device="hall-3/Tom", base_version=2, entries=[first, later])
     whole = again.event
     assert f"on its branch of event {early}" in again.reason
+    replaces = f"holds the entries of the branch of event {early} too (REF-9.7)"
     for queue in (RoomQueue(GameStore(store)), RoomQueue(GameStore(store), persist=False)):
         assert sorted(i.event or 0 for i in queue.items().conflicts) == [early - 1, whole]
+        # the whole branch's line says which branch it replaces
+        said = {i.event: i.line for i in queue.items().conflicts}
+        assert replaces in said[whole], said
+        assert "REF-9.7" not in said[early - 1], said
         queue.close()
     assert sorted(i.event or 0 for i in svc.queue().conflicts) == [early - 1, whole]
     found = {b.event: b for b in branches(svc, gid)}

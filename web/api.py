@@ -53,6 +53,7 @@ from service.access import (
     Principal,
     Seating,
     authorize,
+    queue_head,
     queue_results_only,
     queue_tables,
     viewer_for,
@@ -833,6 +834,7 @@ def _provide_queue_read(
         results_only=queue_results_only(caller),
         call_seconds=call_after,
         event=caller.event,
+        head=queue_head(caller),
     )
 
 

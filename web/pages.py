@@ -31,6 +31,7 @@ from service.access import (
     TokenRefusedError,
     authorize,
     authorize_clock,
+    queue_head,
     queue_results_only,
     queue_tables,
     viewer_for,
@@ -144,6 +145,7 @@ async def queue_page(
         results_only=queue_results_only(who),
         call_seconds=call_after,
         event=who.event,
+        head=queue_head(who),
     )
     return _page(
         render(
