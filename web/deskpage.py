@@ -46,7 +46,7 @@ from referee.tournament.facts import PENALTY_LEVELS
 from referee.tournament.model import Entrant
 from referee.tournament.penalties import INFRACTIONS
 from service.access import AccessDeniedError, Principal, authorize_event
-from service.api import MAX_RATING, admit, need, rating_from, ratings_from_lines
+from service.api import MAX_RATING, DrawInfo, admit, need, rating_from, ratings_from_lines
 from service.bounds import LIST
 from service.errors import RefusedError
 from service.wording import correction_consequence
@@ -147,7 +147,7 @@ async def desk_page(
             audit_count=len(entries),
             names=[p.name for p in entrants],  # one datalist the player fields share
             # before round 1, the rated players in the order they seed it (EV-5.6, EV-2.11)
-            seeds=None if current else _seeds(entrants),
+            seeds=None if current else _seeds(await web.run(web.svc.event_draw, event), entrants),
             unrated=sum(1 for p in entrants if p.rating is None and p.dropped_after is None),
             max_rating=f"{MAX_RATING:,}",
             dropped=sum(1 for p in entrants if p.dropped_after is not None),
@@ -164,13 +164,15 @@ async def desk_page(
     )
 
 
-def _seeds(entrants: list[Entrant]) -> list[tuple[str, int]]:
-    """The active players with a rating, highest first (equal ratings in registration
-    order here; the draw orders them in round 1: ``referee event draw``)."""
-    rated = [
-        (p.name, p.rating) for p in entrants if p.rating is not None and p.dropped_after is None
+def _seeds(draw: DrawInfo, entrants: list[Entrant]) -> list[tuple[str, int]]:
+    """The active players with a rating in round 1's order, as the service draws it
+    (``event_draw``: highest first, equal ratings by their draw keys, EV-5.6)."""
+    dropped = {p.id for p in entrants if p.dropped_after is not None}
+    return [
+        (line.name, line.rating)
+        for line in draw.order
+        if line.rating is not None and line.player not in dropped
     ]
-    return sorted(rated, key=lambda seed: -seed[1])
 
 
 def _said(refusal: Refusal | None) -> str:

@@ -147,6 +147,28 @@ def test_ev_2_11_the_desk_registers_ratings_lists_them_and_corrects_one(
     assert 'name="ratings"' not in page
 
 
+def test_ev_5_6_the_desks_rated_list_orders_equal_ratings_as_the_draw_does(
+    client: Client, tokens: Tokens, store: str
+) -> None:
+    """EV-5.6: players of equal rating are ordered by their draw keys in round 1; the
+    desk's list, which says it is round 1's order, is the draw's (``event draw``), not
+    registration order, and leaves out a rated player who dropped before round 1."""
+    with open_service(store) as svc:
+        event = svc.event_new("Ties", "prizmik", rounds=2, seed=11).event_id
+        names = ["Ann", "Ben", "Cal", "Dee", "Eve", "Fay"]
+        svc.event_register(event, names, ratings=[1500] * 5 + [1700])
+        svc.event_drop(event, "Cal", reason="went home")
+        drawn = [line.name for line in svc.event_draw(event).order]
+    want = ["Fay"] + [n for n in drawn if n not in ("Fay", "Cal")]
+    assert want != ["Fay", "Ann", "Ben", "Dee", "Eve"]  # the seed must mix the ties
+    desk = Desk(client, tokens["head"], event)
+    _, page = desk.form("register-form")
+    seeds = html.unescape(page).split('id="desk-seeds"')[1].split("</details>")[0]
+    assert re.findall(r"<li>(.*?)</li>", seeds) == [
+        f"{n}: {1700 if n == 'Fay' else 1500}" for n in want
+    ]
+
+
 def _pod_event(store: str) -> tuple[str, list[str]]:
     """A Prismatic pod event of eight, round 1 paired and reported; Ann given a match loss
     in round 2 after a late entry (with a match loss for round 1, EV-2.9) is paired."""
