@@ -234,6 +234,13 @@ class Placement(msgspec.Struct, frozen=True, gc=False):
         moved = [(who, len(kept) + 1) for who, _ in self.places if who in players]
         return Placement(tuple(renumbered + moved))
 
+    def counted(self) -> Placement:
+        """This order with each place counted as a slip's is (1 + the players strictly
+        ahead, EV-7.5): a game's placings ``2, 2, 3`` are a shared first and a third."""
+        ahead = sorted(place for _, place in self.places)
+        counted = tuple((who, 1 + bisect.bisect_left(ahead, place)) for who, place in self.places)
+        return self if counted == self.places else Placement(counted)
+
     def place_of(self, player: str) -> int:
         for who, place in self.places:
             if who == player:

@@ -333,14 +333,21 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
         """What the linked games decided, if they decided the match (EV-3.8)."""
         if not state.game_results:
             return None
-        if len(state.players) != 2:
-            return Placement(state.game_results[0][1])
+        if len(state.players) != 2:  # a pod is one game, its places read as a slip's are
+            return Placement(state.game_results[0][1]).counted()  # (EV-7.5, EV-I.15)
         played = state.games_score()
         assert self.settings is not None
         need = games_to_win(self.settings.match)
-        if played.wins >= need or played.losses >= need:
-            return played
-        return None
+        if played.wins < need and played.losses < need:
+            return None
+        rnd = self.rounds.get(state.round)
+        if self.settings.pods and rnd is not None and rnd.kind not in PLAYOFF_KINDS:
+            # a pod of two, reported in places (EV-7.1, EV-7.5): the match its games played
+            # is the pod's result, its winner first (EV-I.15), as the slip would give it
+            first, second = state.players
+            winner, loser = (first, second) if played.wins >= need else (second, first)
+            return Placement(((winner, 1), (loser, 2)))
+        return played
 
     def open_round(self) -> int | None:
         """The latest round if some table still lacks a final result (EV-5.10)."""

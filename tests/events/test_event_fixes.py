@@ -643,3 +643,33 @@ def test_ev_3_10_ev_6_4_pod_slips_stored_before_they_were_refused_still_import()
     stored = event.stored("ev-podslip")
     judge_event(stored)  # raises EventJudgement if a stored fact would be refused
     assert fold_stored(stored).result(2, 1) == places
+
+
+def test_ev_i_15_pods_decided_by_games_before_it_still_import() -> None:
+    """EV-I.15, EV-8.1: a record whose pod of two was decided by its linked games (then a
+    2-1 match, W-L-D in the standings) and then corrected to the slip with the same winner
+    (then a change, now the result it already has), and whose pod of three's game placed
+    2, 2, 3, is judged as it was stored: the facts are the same, and the tables now give
+    the places their slips would."""
+    from referee.tournament import LinkGame, Placement, RecordGameResult
+
+    names = ("Ann", "Ben", "Cal", "Dee", "Eve")
+    event = Recorded(pure_event(names, pods=True, rounds=1))
+    event.step(PairNext())
+    three, two = (p.players for p in event.state.rounds[1].pairings)
+    a, b = two
+    for name, game in (("g1", {a: 1, b: 2}), ("g2", {a: 2, b: 1}), ("g3", {a: 1, b: 2})):
+        event.step(LinkGame(round=1, table=2, game=name))
+        event.step(RecordGameResult(game=name, placings=game))
+    places = Placement(((a, 1), (b, 2)))
+    corrected = f.ResultCorrected(round=1, table=2, placement=places, reason="slip", by="")
+    event.append(corrected)
+    event.step(LinkGame(round=1, table=1, game="g4"))
+    event.step(RecordGameResult(game="g4", placings=dict(zip(three, (2, 2, 3), strict=True))))
+    stored = event.stored("ev-podgames")
+    judge_event(stored)  # raises EventJudgement if a stored fact would be refused
+    state = fold_stored(stored)
+    assert state.result(1, 2) == places
+    found = state.result(1, 1)
+    assert isinstance(found, Placement)
+    assert sorted(place for _, place in found.places) == [1, 1, 3]

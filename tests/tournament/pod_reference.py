@@ -15,6 +15,10 @@ follow the rulebook's own clauses, and the figures Appendix C's arithmetic:
   player placed below, 1 per player sharing the place, 0 per player above, out of 3 per other
   player; the game figures count the pod as one game (3 for first alone, 1 for a shared
   first, 0 otherwise, out of 3); the pod-mates are opponents once per pod.
+* EV-3.8, EV-I.15: a pod decided by its linked games takes its places from them: a pod of
+  three or four is one game, whose placings are the pod's; a pod of two plays its match, a
+  game won by the better place and drawn by equal places, and the first player to the wins
+  the match needs is first, the other second: what the equivalent slip gives.
 * The percentages, their floor (1/3, EV-I.1), the opponents' averages and the order are
   Appendix C's and MTR 3.1's as in ``mtr_reference``.
 """
@@ -76,6 +80,26 @@ def repeat_free_exists(players: Sequence[str], met: Mapping[str, set[str]]) -> b
         return False
 
     return place(list(players), want)
+
+
+def places_from_games(
+    pod: Sequence[str], games: Sequence[Mapping[str, int]], need: int
+) -> dict[str, int] | None:
+    """The pod's places once its linked games (each a player -> place map, in the order
+    they ended) decide it (EV-3.8, EV-I.15), else ``None``."""
+    if not games:
+        return None
+    if len(pod) > 2:
+        return dict(games[0])
+    a, b = pod
+    wins = {a: 0, b: 0}
+    for game in games:
+        if game[a] != game[b]:
+            wins[a if game[a] < game[b] else b] += 1
+        for me, other in ((a, b), (b, a)):
+            if wins[me] >= need:
+                return {me: 1, other: 2}
+    return None
 
 
 def standings(
