@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-import time
 from contextlib import closing
 from pathlib import Path
 
@@ -64,59 +63,3 @@ def test_a_checkpoint_that_cannot_run_is_left_to_the_next(
     checkpoints.settle()
     assert ran.is_set()
     assert raised == []
-
-
-def _with_log(db: Path) -> sqlite3.Connection:
-    """``_logged`` with 300 rows committed to its log, none copied (the connection left open:
-    the log stays)."""
-    conn = _logged(db)
-    conn.execute("BEGIN")
-    conn.executemany("INSERT INTO t VALUES (?)", [(bytes(1000),) for _ in range(300)])
-    conn.execute("COMMIT")
-    return conn
-
-
-def test_a_checkpoint_apart_empties_a_log_it_copied_whole(tmp_path: Path) -> None:
-    """Where no reader or writer uses the log, the thread empties it once copied (SQLite's
-    own TRUNCATE): the last close then removes an empty file, not the log's blocks
-    (BENCHMARKS.md, "Round 9, seventeenth pass"). The rows read back."""
-    db = tmp_path / "f.db"
-    wal = Path(f"{db}-wal")
-    conn = _with_log(db)
-    assert wal.stat().st_size > 300_000
-    checkpoints = Checkpoints(lambda: sqlite3.connect(db, timeout=5))
-    checkpoints.start()
-    checkpoints.settle()
-    assert wal.stat().st_size == 0
-    assert conn.execute("SELECT count(*) FROM t").fetchone() == (300,)
-    conn.close()
-    assert not wal.exists()
-    with closing(sqlite3.connect(db)) as again:
-        assert again.execute("SELECT count(*) FROM t").fetchone() == (300,)
-
-
-def test_a_checkpoint_apart_leaves_a_log_in_use_without_waiting(tmp_path: Path) -> None:
-    """A reader in the log's snapshot: the thread copies the log but does not wait for the
-    reader to empty it (no busy wait, though its connection's timeout is 5 s); the reader
-    and the writer go on, and the last close still removes the log."""
-    db = tmp_path / "f.db"
-    wal = Path(f"{db}-wal")
-    conn = _with_log(db)
-    size = wal.stat().st_size
-    reader = sqlite3.connect(db, isolation_level=None)
-    reader.execute("BEGIN")
-    assert reader.execute("SELECT count(*) FROM t").fetchone() == (300,)
-    checkpoints = Checkpoints(lambda: sqlite3.connect(db, timeout=5))
-    began = time.monotonic()
-    checkpoints.start()
-    checkpoints.settle()
-    assert time.monotonic() - began < 2.5
-    assert wal.stat().st_size == size  # in use: left as it is
-    conn.execute("INSERT INTO t VALUES (x'00')")
-    assert reader.execute("SELECT count(*) FROM t").fetchone() == (300,)
-    reader.execute("COMMIT")
-    reader.close()
-    conn.close()
-    assert not wal.exists()
-    with closing(sqlite3.connect(db)) as again:
-        assert again.execute("SELECT count(*) FROM t").fetchone() == (301,)

@@ -14,8 +14,7 @@ wal_checkpoint(TRUNCATE)`` with no busy wait: SQLite's own reset of the log, whi
 only while no reader or writer uses it, and otherwise leaves as a passive checkpoint would).
 Removing a log of some 3,000 pages is the file system freeing its blocks: 4-9 ms the last
 close spent in its ``unlink`` at 10,000 players for each of the two files, 0-4 ms at 64
-(BENCHMARKS.md, "Round 9, seventeenth pass"); emptied here, the close removes an empty file
-(tests/test_checkpoints_apart.py).
+(BENCHMARKS.md, "Round 9, seventeenth pass"); emptied here, the close removes an empty file.
 """
 
 from __future__ import annotations
