@@ -8,13 +8,6 @@ on; ``Checkpoints`` runs it on a connection and a thread of its own meanwhile. T
 SQLite's own (``PRAGMA wal_checkpoint(PASSIVE)``: it waits for no reader or writer, and
 copies what no reader still needs); ``settle`` waits for it before the file is closed, so the
 last close finds the log copied and removes it, as it always did.
-
-A log copied whole is then emptied there too, when that needs no waiting (``PRAGMA
-wal_checkpoint(TRUNCATE)`` with no busy wait: SQLite's own reset of the log, which it does
-only while no reader or writer uses it, and otherwise leaves as a passive checkpoint would).
-Removing a log of some 3,000 pages is the file system freeing its blocks: 4-9 ms the last
-close spent in its ``unlink`` at 10,000 players for each of the two files, 0-4 ms at 64
-(BENCHMARKS.md, "Round 9, seventeenth pass"); emptied here, the close removes an empty file.
 """
 
 from __future__ import annotations
@@ -54,10 +47,7 @@ class Checkpoints:
         busy one."""
         try:
             with closing(self.connect()) as conn:
-                busy, frames, copied = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-                if busy == 0 and frames > 0 and copied == frames:
-                    conn.execute("PRAGMA busy_timeout=0")  # emptied now or left as it is
-                    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+                conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
         except sqlite3.Error:
             pass
 
