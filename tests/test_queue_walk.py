@@ -9,8 +9,9 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from referee.tournament.state import TableState, Tournament
 from service.access import Principal
-from service.app import open_service
+from service.app import RefereeService, open_service
 
 T0 = datetime(2026, 11, 28, 14, 0, tzinfo=UTC)
 
@@ -55,17 +56,23 @@ def test_ev_10_5_an_escalated_call_needs_the_head_not_the_table_referee(tmp_path
         )
 
 
+def _round_1(svc: RefereeService) -> tuple[str, Tournament, TableState]:
+    """A four-player PRIZMIK event with round 1 paired, the clock at ``T0``: the event, its
+    state and Ann's (p1's) table."""
+    svc.clock = lambda: T0
+    event = svc.event_new("Open", "prizmik", rounds=3, seed=5).event_id
+    svc.event_register(event, ["Ann", "Ben", "Cal", "Dee"])
+    svc.event_pair(event)
+    state = svc.event_state(event)
+    return event, state, next(t for t in state.tables.values() if "p1" in t.players)
+
+
 def test_an_event_game_s_last_action_names_its_players_by_name(tmp_path: Path) -> None:
     """At an event a game's seat is not the event's player of that id: the queue's "last:"
     of a game ended by a penalty said "ended: blue wins by penalty" (a seat); it names the
     player, by name alone as the event's pages do, and so does its creation."""
     with open_service(tmp_path / "g.db", create=True) as svc:
-        svc.clock = lambda: T0
-        event = svc.event_new("Open", "prizmik", rounds=3, seed=5).event_id
-        svc.event_register(event, ["Ann", "Ben", "Cal", "Dee"])
-        svc.event_pair(event)
-        state = svc.event_state(event)
-        table = next(t for t in state.tables.values() if "p1" in t.players)
+        event, _, table = _round_1(svc)
         game = table.games[-1]
         seats = {p.seat: p.name for p in svc.load(game).created.players}
         created = next(i for i in svc.queue(now=T0).info if i.game_id == game)
@@ -93,12 +100,7 @@ def test_ev_8_6_a_warning_is_listed_in_the_queue_as_the_desk_lists_it(tmp_path: 
     the warning, a match loss, once each; a withdrawn one leaves; a table referee sees those
     of their tables."""
     with open_service(tmp_path / "g.db", create=True) as svc:
-        svc.clock = lambda: T0
-        event = svc.event_new("Open", "prizmik", rounds=3, seed=5).event_id
-        svc.event_register(event, ["Ann", "Ben", "Cal", "Dee"])
-        svc.event_pair(event)
-        state = svc.event_state(event)
-        ann_at = next(t for t in state.tables.values() if "p1" in t.players)
+        event, state, ann_at = _round_1(svc)
         other = next(e.name for e in state.players.values() if e.id not in ann_at.players)
         svc.event_penalize(event, "Ann", "slow-play", reason="too slow")
         svc.event_penalize(event, other, "outside-assistance")  # a match loss, another table

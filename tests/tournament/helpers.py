@@ -18,6 +18,7 @@ from referee.tournament import (
     PairNext,
     Refusal,
     Register,
+    ReportResult,
     Settings,
     Tournament,
     decide,
@@ -64,6 +65,24 @@ def event(names: Sequence[str] = FOUR, **settings: object) -> Tournament:
 def paired(names: Sequence[str] = FOUR, **settings: object) -> Tournament:
     """``event`` with round 1 paired: of four, Ann v Cal at table 1 and Ben v Dee at table 2."""
     return run(event(names, **settings), PairNext())
+
+
+POD_EIGHT = ("Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal")
+
+
+def pods_with_a_cut() -> Tournament:
+    """Eight players in pods (bo1), one Swiss round and a top-4 cut: round 1 paired."""
+    return run(event(POD_EIGHT, pods=True, rounds=1, cut=4, match="bo1"), PairNext())
+
+
+def pods_cut(state: Tournament) -> Tournament:
+    """``pods_with_a_cut`` with each pod of round 1 reported in seat order (EV-7.5) and the
+    cut paired: semifinals of two."""
+    for pairing in state.rounds[1].pairings:
+        assert pairing.table is not None
+        order = ",".join(f"{n}:{p}" for n, p in enumerate(pairing.players, start=1))
+        state = run(state, ReportResult(round=1, table=pairing.table, slip=order))
+    return run(state, PairNext())
 
 
 T = TypeVar("T")

@@ -243,7 +243,7 @@ def test_ev_11_7_a_report_of_pairings_taken_back_is_void() -> None:
     the round is taken back, or its table re-paired, the report is void: nobody can confirm
     it (the new opponent could otherwise make it the result of a match it never was about),
     it leaves the staff's disagreements, and the new table starts without reports."""
-    from referee.tournament import ChangePairing, PairNext
+    from referee.tournament import ChangePairing
     from referee.tournament.fixing import UndoRound
 
     state = paired()  # Ann v Cal at table 1, Ben v Dee at table 2
@@ -265,7 +265,7 @@ def test_ev_10_7_a_call_stays_with_its_players_when_its_pairing_is_taken_back() 
     """EV-10.8 (EV-5.12, EV-5.13): a call open when its round is undone, or its table
     re-paired, keeps the players it was made at (not empty, nor the new table's), stays open
     for the judges marked as about the pairing taken back, and no longer holds the table."""
-    from referee.tournament import ChangePairing, PairNext
+    from referee.tournament import ChangePairing
     from referee.tournament.fixing import UndoRound
     from service.calls import call_row
 
@@ -325,16 +325,11 @@ def test_ev_11_1_a_pod_events_playoff_match_is_reported_by_its_players() -> None
     page offers the form; only the pods themselves are the staff's. Both refused it as a
     pod ('the staff enter pods') since the event has pods."""
     from service.calls import player_hall
-    from tests.tournament.helpers import event
+    from tests.tournament.helpers import pods_cut, pods_with_a_cut
 
-    names = ("Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal")
-    state = run(event(names, pods=True, rounds=1, cut=4, match="bo1"), PairNext())
+    state = pods_with_a_cut()
     assert player_hall(state, state.rounds[1].pairings[0].players[0]).can_report is False  # type: ignore[union-attr]
-    for pairing in state.rounds[1].pairings:
-        assert pairing.table is not None
-        order = ",".join(f"{n}:{p}" for n, p in enumerate(pairing.players, start=1))
-        state = run(state, ReportResult(round=1, table=pairing.table, slip=order))
-    state = run(state, PairNext())  # the cut: semifinals of two
+    state = pods_cut(state)  # the cut: semifinals of two
     first, second = state.rounds[2].pairings[0].players
     assert player_hall(state, first).can_report is True  # type: ignore[union-attr]
     name, other = state.players[first].name, state.players[second].name

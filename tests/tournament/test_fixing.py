@@ -35,7 +35,7 @@ from referee.tournament.fixing import (
     Undrop,
     WithdrawPenalty,
 )
-from tests.tournament.helpers import event, refusal, refused, run
+from tests.tournament.helpers import event, pods_cut, pods_with_a_cut, refusal, refused, run
 
 NAMES = ("Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal")
 
@@ -558,13 +558,7 @@ def test_ev_6_4_the_playoff_of_a_pod_event_is_reported_as_matches() -> None:
     pod's places (EV-7.3 asked for 1:Ann,2:Fay), and the semifinal so reported made the
     final's pairing fail on an assertion; such a stored slip is now refused in one line
     naming its correction."""
-    names = ("Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal")
-    state = run(event(names, pods=True, rounds=1, cut=4, match="bo1"), PairNext())
-    for pairing in state.rounds[1].pairings:
-        assert pairing.table is not None
-        order = ",".join(f"{n}:{p}" for n, p in enumerate(pairing.players, start=1))
-        state = run(state, ReportResult(round=1, table=pairing.table, slip=order))
-    state = run(state, PairNext())  # the cut: semifinals of two
+    state = pods_cut(pods_with_a_cut())  # the cut: semifinals of two
     assert state.rounds[2].kind == "cut"
     first, second = state.rounds[2].pairings[0].players
     places = f"1:{state.players[first].name},2:{state.players[second].name}"
@@ -748,13 +742,7 @@ def test_ev_8_6_a_match_loss_at_a_pod_events_playoff_table_loses_the_match() -> 
     bracket, and the final is paired from it; 'placed last in the pod' is for the pods of
     the Swiss rounds. It used to take the pod's way (no slip: the player placed last), which
     left the semifinal in places and the final refused, asking for a correction."""
-    names = ("Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal")
-    state = run(event(names, pods=True, rounds=1, cut=4, match="bo1"), PairNext())
-    for pairing in state.rounds[1].pairings:
-        assert pairing.table is not None
-        order = ",".join(f"{n}:{p}" for n, p in enumerate(pairing.players, start=1))
-        state = run(state, ReportResult(round=1, table=pairing.table, slip=order))
-    state = run(state, PairNext())  # the cut: semifinals of two
+    state = pods_cut(pods_with_a_cut())  # the cut: semifinals of two
     first, second = state.rounds[2].pairings[0].players
     loser = state.players[second].name
     state = run(state, RecordPenalty(player=loser, infraction="cheating", penalty="match-loss"))
