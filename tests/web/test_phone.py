@@ -15,7 +15,7 @@ import pytest
 
 from service.app import open_service
 from tests.web import test_pages
-from tests.web.conftest import ThreadServer, Tokens, event_of_five, served
+from tests.web.conftest import ThreadServer, Tokens, event_of_five, house_ids, served
 from tests.web.test_board_pages import part_played
 from tests.web.test_pages import CHROMIUM, signed_in
 from tests.web.test_toolkit import tribute
@@ -52,12 +52,35 @@ def games(module_store: str) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def hall_event(module_store: str) -> str:
-    """An event of five in round 1 with its clock running and five extra minutes at table 1."""
+    """An event of five in round 1 with its clock running, five extra minutes at table 1 and
+    a call at table 2 escalated to the head referee (the queue's escalated calls)."""
     event = event_of_five(module_store, "Hall Open with a rather long name for a phone")
     with open_service(Path(module_store)) as svc:
         svc.event_clock(event, "start")
         svc.event_extend(event, 1, 5, reason="deck check")
+        call = svc.event_call(event, 2, by="Tia", reason="a long question about a rule " * 3)
+        svc.event_call_escalate(event, call.call, by="Tia", reason="for the head referee " * 3)
     return event
+
+
+@pytest.fixture(scope="module")
+def early_events(module_store: str, tokens: Tokens) -> dict[str, str]:
+    """The pages before round 1 and after the last: ``rated``, a PRIZMIK event not yet
+    paired with ratings (the desk's ratings box and its Ratings section); ``deck``, an event
+    whose decklists are due before round 1, Ben entered without one (his page's decklist
+    form); ``played``, an event of one round played (the desk's "last round is played")."""
+    with open_service(Path(module_store)) as svc:
+        rated = svc.event_new("Rated Open with a rather long name for a phone", "prizmik", rounds=3)
+        names = ["Alexandrina Featherstonehaugh", "Bartholomew Quintus", "Cal", "Dee"]
+        svc.event_register(rated.event_id, names, ratings=[1800, 1650, None, 1200])
+        svc.event_correct_rating(rated.event_id, "Cal", 1500, reason="a typo on the entry slip")
+        deck = svc.event_new("Deck Cup", "gammasphere", rounds=2, deck_deadline=1).event_id
+        svc.event_register(deck, ["Ben"], player_ids=house_ids(module_store, ["Ben"]))
+        played = svc.event_new("Played Open", "prizmik", rounds=1).event_id
+        svc.event_register(played, ["Ann", "Ben"])
+        svc.event_pair(played)
+        svc.event_result(played, ["1=2-0-0"])
+    return {"rated": rated.event_id, "deck": deck, "played": played}
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +102,11 @@ def tokens(module_tokens: Tokens) -> Tokens:
 
 @pytest.fixture(scope="module")
 def server(
-    games: dict[str, str], hall_event: str, ended_event: str, module_store: str
+    games: dict[str, str],
+    hall_event: str,
+    ended_event: str,
+    early_events: dict[str, str],
+    module_store: str,
 ) -> Iterator[ThreadServer]:
     yield from served(module_store)
 
@@ -121,6 +148,7 @@ def test_no_page_scrolls_sideways_on_a_phone(
     browser: Any,
     games: dict[str, str],
     hall_event: str,
+    early_events: dict[str, str],
     tokens: Tokens,
     server: ThreadServer,
 ) -> None:
@@ -139,13 +167,21 @@ def test_no_page_scrolls_sideways_on_a_phone(
             f"/events/{hall_event}{page}"
             for page in ("", "/pairings", "/standings", "/clock", "/slips", "/players/Ann", "/desk")
         ),
+        f"/events/{early_events['rated']}/desk",
+        f"/events/{early_events['played']}/desk",
     ]
+    shows = {  # the parts added late, in the states that show them
+        "/queue": "text=for the head referee",
+        f"/events/{early_events['rated']}/desk": "#desk-ratings",
+        f"/events/{early_events['played']}/desk": "#desk-last-played",
+    }
     head = watch_requests(signed_in(browser, base, tokens["head"], viewport=PHONE))
     for path in pages:
         answer = head.goto(base + path)
         assert answer is not None, path
         assert answer.ok, (path, answer.status)
         settle(head)
+        assert path not in shows or head.locator(shows[path]).count() >= 1, path
         for details in head.locator("details").all():  # the referee's forms opened too
             if details.get_attribute("open") is None:
                 details.locator("summary").click()
@@ -198,7 +234,12 @@ def _post_form(page: Any, action: str, fields: dict[str, str]) -> None:
 
 
 def test_the_walks_pages_fit_a_phone(
-    browser: Any, hall_event: str, ended_event: str, tokens: Tokens, server: ThreadServer
+    browser: Any,
+    hall_event: str,
+    ended_event: str,
+    early_events: dict[str, str],
+    tokens: Tokens,
+    server: ThreadServer,
 ) -> None:
     """The pages the organizer's desk walk changed, at 375 px: the ended desk (its summary,
     penalties and audit shown), the sign-in page after a wrong token, the verify page
@@ -236,6 +277,12 @@ def test_the_walks_pages_fit_a_phone(
     assert ann.locator("h1").inner_text() == "Not done", ann.url
     assert _wide(ann) <= 375, ("not done", _wide(ann))
     ann.context.close()
+    ben = watch_requests(signed_in(browser, base, tokens["ben"], viewport=PHONE))
+    ben.goto(f"{base}/events/{early_events['deck']}/players/Ben")  # before the deadline
+    settle(ben)
+    assert ben.locator("form[action$='/me/decklist'] textarea").count() == 1
+    assert _wide(ben) <= 375, ("decklist form", _wide(ben))
+    ben.context.close()
 
 
 def test_printed_pages_have_a_print_stylesheet(
