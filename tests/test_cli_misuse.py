@@ -288,3 +288,24 @@ def test_an_export_that_cannot_be_written_names_the_file_asked_for(
     err = one_line_refusal(*call(db_path, "export", *line, str(target)))
     assert err.startswith(f"error: {target}: cannot be written (")
     assert ".referee-" not in err
+
+
+@pytest.mark.parametrize("side", ["--from", "--to"])
+@pytest.mark.parametrize("kind", ["a folder", "a text file"])
+def test_replicate_follow_refuses_what_is_no_store_at_once(
+    db_path: Path, side: str, kind: str
+) -> None:
+    """``replicate --follow`` named a folder or a text file (a typo, not a link that is
+    down): it printed "following ...", then "waiting: cannot reach" until stopped, and
+    exited 0, where ``--once`` refuses it. Now it refuses it the same way, in one line, and
+    makes nothing beside it."""
+    new_game(db_path)
+    wrong = db_path.parent / "wrong"
+    NOT_A_STORE[kind][0](wrong)
+    before = stored(db_path.parent)
+    ends = {"--from": str(db_path), "--to": str(db_path.parent / "replica.db"), side: str(wrong)}
+    line = ["replicate", "--from", ends["--from"], "--to", ends["--to"], "--follow"]
+    got = runner.invoke(app, line)
+    err = one_line_refusal(got.exit_code, got.stdout, got.stderr)
+    assert err == f"error: {wrong}: {NOT_A_STORE[kind][1]}\n"
+    assert stored(db_path.parent) == before
