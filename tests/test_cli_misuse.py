@@ -309,3 +309,24 @@ def test_replicate_follow_refuses_what_is_no_store_at_once(
     err = one_line_refusal(got.exit_code, got.stdout, got.stderr)
     assert err == f"error: {wrong}: {NOT_A_STORE[kind][1]}\n"
     assert stored(db_path.parent) == before
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [('Ann,1500\n"Ben,1600\nCal,1700\n', 2), ('"Ann" Lee,1500\n', 1)],
+    ids=["an unclosed quote", "text after a closing quote"],
+)
+def test_a_roster_that_is_no_csv_is_refused_naming_its_line(
+    tmp_path: Path, text: str, line: int
+) -> None:
+    """``event register --players`` of a roster whose quote is never closed registered one
+    player named 'Ben,1600\\nCal,1700' (refused only for its line break) or, on the last
+    row, 'Ben,1600' with no rating: a broken row is one line naming it, nothing stored."""
+    from tests.events.test_event_cli import new_event, refused
+
+    db = tmp_path / "s.db"
+    event = new_event(db, "Roster", "gammasphere")
+    roster = tmp_path / "r.csv"
+    roster.write_text(text, encoding="utf-8")
+    err = refused(db, "EV-2.2", "event", "register", event, "--players", str(roster))
+    assert f"line {line} cannot be read as CSV (" in err
