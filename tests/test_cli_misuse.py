@@ -330,3 +330,17 @@ def test_a_roster_that_is_no_csv_is_refused_naming_its_line(
     roster.write_text(text, encoding="utf-8")
     err = refused(db, "EV-2.2", "event", "register", event, "--players", str(roster))
     assert f"line {line} cannot be read as CSV (" in err
+
+
+def test_sync_with_an_outbox_that_cannot_be_read_names_it_as_the_outbox(tmp_path: Path) -> None:
+    """``sync`` with the laptop's outbox a folder (or a file it may not read) said only
+    "outbox.json: Is a directory", where an outbox edited into something else says whose
+    file it is, that nothing was sent, and what to do: now both say so, in one line."""
+    laptop = tmp_path / "laptop"
+    (laptop / "outbox.json").mkdir(parents=True)
+    line = ["--server", "http://127.0.0.1:9", "--token", "tk", "--offline-store", str(laptop)]
+    got = runner.invoke(app, [*line, "sync"])
+    err = one_line_refusal(got.exit_code, got.stdout, got.stderr)
+    assert f"this laptop's outbox {laptop / 'outbox.json'} cannot be read (Is a directory)" in err
+    assert "nothing was sent" in err
+    assert [p.name for p in laptop.iterdir()] == ["outbox.json"]
