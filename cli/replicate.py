@@ -67,13 +67,14 @@ def replicate(
     ] = 0.5,
     as_json: JsonOpt = False,
 ) -> None:
-    from service.api import environment_label, follow, replicate_once
+    from service.api import environment_label, follow, refuse_no_store_file, replicate_once
 
     with handled():
         if once:
             report = replicate_once(source, target)
             _print(report, as_json)
             return
+        refuse_no_store_file(source, target)  # before the "following" line: one line, exit 2
         stop = threading.Event()
 
         def _stop(signum: int, frame: FrameType | None) -> None:

@@ -152,6 +152,7 @@ if TYPE_CHECKING:
         follow,
         handover,
         name_store,
+        refuse_no_store_file,
         replicate_once,
         store_status,
     )
@@ -287,6 +288,7 @@ __all__ = [
     "read_posting",
     "read_roster",
     "record_lines",
+    "refuse_no_store_file",
     "remove_unused_store",
     "render_board",
     "render_position",
@@ -417,6 +419,7 @@ _HOME = {
     "follow": "service.replication",
     "handover": "service.replication",
     "name_store": "service.replication",
+    "refuse_no_store_file": "service.replication",
     "replicate_once": "service.replication",
     "store_status": "service.replication",
 }

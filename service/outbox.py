@@ -129,9 +129,10 @@ class Outbox:
             return []
         try:
             return msgspec.json.decode(self.file.read_bytes(), type=list[Pending])
-        except msgspec.DecodeError as exc:  # edited by hand: never sent, never dropped
+        except (msgspec.DecodeError, OSError) as exc:  # edited by hand: never sent, never dropped
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
             raise RefusedError(
-                f"this laptop's outbox {self.file} cannot be read ({exc}); nothing was sent "
+                f"this laptop's outbox {self.file} cannot be read ({why}); nothing was sent "
                 "and nothing recorded: move the file aside and show it to the head referee"
             ) from None
 

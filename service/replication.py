@@ -234,6 +234,7 @@ def follow(
         source_last=0,
         reached=False,
     )
+    refuse_no_store_file(source_text, target_text)
     waiting = ""
     wait = interval
     try:
@@ -278,6 +279,27 @@ def follow(
             if store is not None:
                 _close_quietly(store)
     return last
+
+
+def refuse_no_store_file(*texts: str) -> None:
+    """``NoStoreError`` at once, as ``--once`` refuses it, for a SQLite store of ``texts``
+    named as a folder or as a file that is no SQLite file: no wait brings a store there
+    (``--follow`` said "waiting: cannot reach" until stopped, and exited 0). A file not
+    there yet, or a server that does not answer, is waited for."""
+    from events.backends import is_server_store
+    from service.errors import NoStoreError
+    from service.storefile import SQLITE_HEADER
+
+    for path in (Path(t) for t in texts if not is_server_store(t, {})):
+        if path.is_dir():
+            raise NoStoreError(f"{path}: is a folder, not a store file")
+        try:
+            with path.open("rb") as handle:
+                head = handle.read(len(SQLITE_HEADER))
+        except OSError:
+            continue  # not there (yet), or not readable now: waited for
+        if head and head != SQLITE_HEADER:
+            raise NoStoreError(f"{path}: cannot be opened (file is not a database)")
 
 
 def _unreached(exc: Exception, reaching: str) -> str:

@@ -64,7 +64,18 @@ def read_roster(text: str) -> Roster:
     names: list[str] = []
     ratings: list[int | None] = []
     ids: list[str] = []
-    rows = list(csv.reader(io.StringIO(text)))
+    reader = csv.reader(io.StringIO(text), strict=True)
+    rows: list[list[str]] = []
+    while True:
+        starts = reader.line_num + 1  # the line the row begins on: a quote left open there
+        try:  # ('"Ben,1600') took the rest of the file into one name
+            rows.append(next(reader))
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            raise EventRefusedError(
+                "EV-2.2", f"line {starts} cannot be read as CSV ({exc})"
+            ) from None
     for number, row in enumerate(rows, start=1):
         cells = [cell.strip() for cell in row]
         if not any(cells):

@@ -1337,7 +1337,9 @@ class Tournaments:
         rated = list(ratings) if rating is None else [rating, *ratings]
         if len(rated) > len(names):
             raise EventRefusedError(
-                "EV-2.11", f"{len(rated)} ratings for {len(names)} players: one rating a player"
+                "EV-2.11",
+                f"{len(rated)} rating{'' if len(rated) == 1 else 's'} for {len(names)} "
+                f"player{'' if len(names) == 1 else 's'}: one rating a player",
             )
         rated += [None] * (len(names) - len(rated))
         cleaned: list[str] = []

@@ -288,3 +288,59 @@ def test_an_export_that_cannot_be_written_names_the_file_asked_for(
     err = one_line_refusal(*call(db_path, "export", *line, str(target)))
     assert err.startswith(f"error: {target}: cannot be written (")
     assert ".referee-" not in err
+
+
+@pytest.mark.parametrize("side", ["--from", "--to"])
+@pytest.mark.parametrize("kind", ["a folder", "a text file"])
+def test_replicate_follow_refuses_what_is_no_store_at_once(
+    db_path: Path, side: str, kind: str
+) -> None:
+    """``replicate --follow`` named a folder or a text file (a typo, not a link that is
+    down): it printed "following ...", then "waiting: cannot reach" until stopped, and
+    exited 0, where ``--once`` refuses it. Now it refuses it the same way, in one line, and
+    makes nothing beside it."""
+    new_game(db_path)
+    wrong = db_path.parent / "wrong"
+    NOT_A_STORE[kind][0](wrong)
+    before = stored(db_path.parent)
+    ends = {"--from": str(db_path), "--to": str(db_path.parent / "replica.db"), side: str(wrong)}
+    line = ["replicate", "--from", ends["--from"], "--to", ends["--to"], "--follow"]
+    got = runner.invoke(app, line)
+    err = one_line_refusal(got.exit_code, got.stdout, got.stderr)
+    assert err == f"error: {wrong}: {NOT_A_STORE[kind][1]}\n"
+    assert stored(db_path.parent) == before
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [('Ann,1500\n"Ben,1600\nCal,1700\n', 2), ('"Ann" Lee,1500\n', 1)],
+    ids=["an unclosed quote", "text after a closing quote"],
+)
+def test_a_roster_that_is_no_csv_is_refused_naming_its_line(
+    tmp_path: Path, text: str, line: int
+) -> None:
+    """``event register --players`` of a roster whose quote is never closed registered one
+    player named 'Ben,1600\\nCal,1700' (refused only for its line break) or, on the last
+    row, 'Ben,1600' with no rating: a broken row is one line naming it, nothing stored."""
+    from tests.events.test_event_cli import new_event, refused
+
+    db = tmp_path / "s.db"
+    event = new_event(db, "Roster", "gammasphere")
+    roster = tmp_path / "r.csv"
+    roster.write_text(text, encoding="utf-8")
+    err = refused(db, "EV-2.2", "event", "register", event, "--players", str(roster))
+    assert f"line {line} cannot be read as CSV (" in err
+
+
+def test_sync_with_an_outbox_that_cannot_be_read_names_it_as_the_outbox(tmp_path: Path) -> None:
+    """``sync`` with the laptop's outbox a folder (or a file it may not read) said only
+    "outbox.json: Is a directory", where an outbox edited into something else says whose
+    file it is, that nothing was sent, and what to do: now both say so, in one line."""
+    laptop = tmp_path / "laptop"
+    (laptop / "outbox.json").mkdir(parents=True)
+    line = ["--server", "http://127.0.0.1:9", "--token", "tk", "--offline-store", str(laptop)]
+    got = runner.invoke(app, [*line, "sync"])
+    err = one_line_refusal(got.exit_code, got.stdout, got.stderr)
+    assert f"this laptop's outbox {laptop / 'outbox.json'} cannot be read (Is a directory)" in err
+    assert "nothing was sent" in err
+    assert [p.name for p in laptop.iterdir()] == ["outbox.json"]
